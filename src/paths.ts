@@ -1,0 +1,6 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Compiled to dist/src/paths.js, so the project root is two levels up.
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cliEntry = path.join(projectRoot, 'bin', 'tti-run');

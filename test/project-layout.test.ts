@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import { projectRoot } from '../src/paths.js';
+
+test('the design card folders exist', () => {
+  for (const dir of [
+    'src/actors',
+    'src/model',
+    'src/envs',
+    'src/curriculum',
+    'configs',
+    'tasks',
+    'prompts',
+    'bin',
+  ]) {
+    assert.ok(existsSync(`${projectRoot}/${dir}`), dir);
+  }
+});
