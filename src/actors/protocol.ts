@@ -1,0 +1,335 @@
+// The wire protocol between tti's processes, declared once.
+//
+// Every message is a zod schema; its TypeScript type is inferred from that schema, so the type and
+// the runtime check cannot drift apart. A message travels as ZeroMQ frames:
+//   [ msgpack(header), raw0, raw1, ... ]
+// The header is `{ v, type, ...fields, raw: [byteLength...] }`. Large binary payloads (tensors,
+// screenshots) travel as their own raw frames, never inside the msgpack map: a Buffer unpacked from
+// inside a map is a view at an arbitrary offset, and a Float32Array over it throws.
+import { Packr } from 'msgpackr';
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+export const ROLES = ['env', 'inference', 'replay', 'learner', 'fault'] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+const WorkerId = z.string().min(1).max(128);
+const Count = z.number().int().nonnegative();
+
+/** Describes one raw frame that follows the header. */
+export const RawFrameSpec = z.object({
+  name: z.string(),
+  dtype: z.enum(['float32', 'int32', 'uint8', 'jpeg', 'png']),
+  shape: z.array(Count),
+});
+export type RawFrameSpec = z.infer<typeof RawFrameSpec>;
+
+/** Counters every process reports in its heartbeat. */
+export const WorkerStats = z.object({
+  rejectedFrames: Count,
+  busy: z.boolean(),
+  counters: z.record(z.string(), z.number()),
+});
+export type WorkerStats = z.infer<typeof WorkerStats>;
+
+/** Where each socket of a run lives; decided by the supervisor, handed to workers at register. */
+export const Endpoints = z.object({
+  control: z.string(),
+  tasks: z.string(),
+  status: z.string(),
+  events: z.string(),
+  /** inference workers' act sockets, by worker id */
+  act: z.record(z.string(), z.string()),
+  trajectories: z.string(),
+  samples: z.string(),
+  weights: z.string(),
+  /** per-worker sockets that exist only to be probed (fault role), by worker id */
+  probe: z.record(z.string(), z.string()),
+});
+export type Endpoints = z.infer<typeof Endpoints>;
+
+// --- control: worker DEALER → supervisor ROUTER ------------------------------------------------
+
+export const Register = z.object({
+  type: z.literal('register'),
+  role: Role,
+  workerId: WorkerId,
+  pid: z.number().int().positive(),
+  hostname: z.string(),
+});
+export const Heartbeat = z.object({
+  type: z.literal('heartbeat'),
+  workerId: WorkerId,
+  stats: WorkerStats,
+});
+export const WorkerError = z.object({
+  type: z.literal('worker_error'),
+  workerId: WorkerId,
+  message: z.string(),
+  fatal: z.boolean(),
+});
+export const Bye = z.object({ type: z.literal('bye'), workerId: WorkerId, reason: z.string() });
+
+// --- control: supervisor ROUTER → worker DEALER ------------------------------------------------
+
+export const Registered = z.object({
+  type: z.literal('registered'),
+  runId: z.string(),
+  workerId: WorkerId,
+  endpoints: Endpoints,
+  /** the run's resolved config, validated again by the worker with the config schema */
+  config: z.record(z.string(), z.unknown()),
+  heartbeatIntervalMs: Count,
+  /** a worker that hears nothing from the supervisor for this long exits by itself */
+  supervisorTimeoutMs: Count,
+});
+export const HeartbeatAck = z.object({ type: z.literal('heartbeat_ack') });
+export const FAULTS = ['crash', 'hang', 'garbage', 'slow'] as const;
+export const Fault = z.enum(FAULTS);
+export type Fault = z.infer<typeof Fault>;
+export const Command = z.discriminatedUnion('command', [
+  z.object({ type: z.literal('command'), command: z.literal('shutdown'), deadlineMs: Count }),
+  z.object({ type: z.literal('command'), command: z.literal('fault'), fault: Fault }),
+]);
+export const Refused = z.object({ type: z.literal('refused'), reason: z.string() });
+
+// --- tasks: env DEALER → supervisor ROUTER ------------------------------------------------------
+
+export const TaskRequest = z.object({
+  type: z.literal('task_request'),
+  workerId: WorkerId,
+  requestId: Count,
+});
+export const TaskAssignment = z.object({
+  type: z.literal('task_assignment'),
+  requestId: Count,
+  episodeId: z.string(),
+  /** the task in WebArena's JSON format, validated by the env's task loader */
+  task: z.record(z.string(), z.unknown()),
+  horizon: z.number().int().positive(),
+  minTry: z.number().int().positive(),
+  split: z.enum(['train', 'test']),
+});
+export const NoTask = z.object({ type: z.literal('no_task'), requestId: Count, retryAfterMs: Count });
+
+// --- act: env DEALER → inference ROUTER ----------------------------------------------------------
+
+/** An observation in WebArena's form plus a columnar node list for trainable policies. */
+export const Observation = z.object({
+  text: z.string(),
+  url: z.string(),
+  nodes: z.object({
+    ids: z.array(z.number().int()),
+    roles: z.array(z.string()),
+    names: z.array(z.string()),
+    depths: z.array(z.number().int()),
+  }),
+  /** a note for the policy: an invalid action, a re-check request */
+  note: z.string().nullable(),
+  /** a JPEG screenshot travels as a raw frame; this says which one, if any */
+  screenshotFrame: z.number().int().nonnegative().nullable(),
+});
+export type Observation = z.infer<typeof Observation>;
+
+export const ActRequest = z.object({
+  type: z.literal('act_request'),
+  episodeId: z.string(),
+  step: Count,
+  intent: z.string(),
+  observation: Observation,
+});
+export const ActReply = z.object({
+  type: z.literal('act_reply'),
+  episodeId: z.string(),
+  step: Count,
+  /** the raw policy output, e.g. TTI's `Thought: … Action: …` reply */
+  reply: z.string(),
+  policyVersion: Count,
+});
+
+// --- trajectories: env PUSH → replay PULL -------------------------------------------------------
+
+export const TrajectoryStep = z.object({
+  observation: z.string(),
+  reply: z.string(),
+  action: z.string(),
+  policyVersion: Count,
+});
+export const Trajectory = z.object({
+  type: z.literal('trajectory'),
+  episodeId: z.string(),
+  taskId: z.string(),
+  site: z.string(),
+  reward: z.number(),
+  answer: z.string().nullable(),
+  steps: z.array(TrajectoryStep),
+});
+export type Trajectory = z.infer<typeof Trajectory>;
+
+// --- samples: learner DEALER → replay ROUTER -------------------------------------------------------
+
+export const SampleRequest = z.object({ type: z.literal('sample_request'), maxTrajectories: Count });
+export const SampleBatch = z.object({
+  type: z.literal('sample_batch'),
+  trajectories: z.array(Trajectory),
+});
+
+// --- weights: learner PUB → inference SUB ---------------------------------------------------------
+
+export const Weights = z.object({
+  type: z.literal('weights'),
+  policyVersion: Count,
+  /** one spec per raw frame, in order */
+  tensors: z.array(RawFrameSpec),
+});
+
+// --- status: CLI DEALER → supervisor ROUTER, and the event stream (PUB → SUB) ---------------------
+
+export const WorkerState = z.enum(['starting', 'ready', 'unhealthy', 'restarting', 'stopping', 'stopped']);
+export type WorkerState = z.infer<typeof WorkerState>;
+export const RunState = z.enum(['starting', 'running', 'stopping', 'stopped', 'failed']);
+export type RunState = z.infer<typeof RunState>;
+
+export const WorkerSnapshot = z.object({
+  role: Role,
+  id: WorkerId,
+  pid: z.number().int().nullable(),
+  state: WorkerState,
+  restarts: Count,
+  /** milliseconds since this worker's last heartbeat (null before the first) */
+  lastHeartbeatMs: z.number().nullable(),
+  lastError: z.string().nullable(),
+  rejectedFrames: Count,
+  counters: z.record(z.string(), z.number()),
+});
+export type WorkerSnapshot = z.infer<typeof WorkerSnapshot>;
+
+export const StatusSnapshot = z.object({
+  runId: z.string(),
+  pid: z.number().int(),
+  state: RunState,
+  /** why the run stopped or failed, when it has */
+  reason: z.string().nullable(),
+  iteration: Count,
+  policyVersion: Count,
+  horizon: Count,
+  startedAt: z.number(),
+  uptimeMs: z.number(),
+  /** frames the supervisor's own sockets rejected */
+  rejectedFrames: Count,
+  workers: z.array(WorkerSnapshot),
+});
+export type StatusSnapshot = z.infer<typeof StatusSnapshot>;
+
+export const StatusRequest = z.object({ type: z.literal('status_request') });
+export const StatusReply = z.object({ type: z.literal('status_reply'), snapshot: StatusSnapshot });
+export const StopRequest = z.object({ type: z.literal('stop_request'), token: z.string() });
+export const InjectFault = z.object({
+  type: z.literal('inject_fault'),
+  token: z.string(),
+  workerId: WorkerId,
+  fault: Fault,
+});
+export const ControlReply = z.object({
+  type: z.literal('control_reply'),
+  ok: z.boolean(),
+  message: z.string(),
+});
+export const RunEvent = z.object({
+  type: z.literal('run_event'),
+  at: z.number(),
+  kind: z.string(),
+  message: z.string(),
+});
+export type RunEvent = z.infer<typeof RunEvent>;
+
+// --- what each socket accepts --------------------------------------------------------------------
+
+/** Each socket validates against the union of the messages that may arrive on it: a known message
+ * on the wrong socket is rejected like an unknown one. */
+export const Inbound = {
+  controlToSupervisor: z.discriminatedUnion('type', [Register, Heartbeat, WorkerError, Bye]),
+  controlToWorker: z.union([Registered, HeartbeatAck, Command, Refused]),
+  tasksToSupervisor: TaskRequest,
+  tasksToEnv: z.discriminatedUnion('type', [TaskAssignment, NoTask]),
+  actToInference: ActRequest,
+  actToEnv: ActReply,
+  trajectoriesToReplay: Trajectory,
+  samplesToReplay: SampleRequest,
+  samplesToLearner: SampleBatch,
+  weightsToInference: Weights,
+  statusToSupervisor: z.discriminatedUnion('type', [StatusRequest, StopRequest, InjectFault]),
+  statusToClient: z.discriminatedUnion('type', [StatusReply, ControlReply]),
+  events: RunEvent,
+} as const;
+
+export type InboundSchema = (typeof Inbound)[keyof typeof Inbound];
+export type MessageOf<S extends z.ZodType> = z.infer<S>;
+
+// --- encoding ------------------------------------------------------------------------------------
+
+// One Packr for the process. `useRecords: false` keeps the encoding plain msgpack, readable by any
+// msgpack peer (a Python worker, a debugging tool).
+const packr = new Packr({ useRecords: false, mapsAsObjects: true });
+
+export interface Decoded<T> {
+  message: T;
+  raw: Buffer[];
+}
+
+export type DecodeResult<T> = { ok: true; value: Decoded<T> } | { ok: false; reason: string };
+
+/** Frames for one message: the header, then its raw frames. */
+export function encode(message: object, raw: readonly Buffer[] = []): Buffer[] {
+  const header = packr.pack({ ...message, v: PROTOCOL_VERSION, raw: raw.map((r) => r.byteLength) });
+  return [header, ...raw];
+}
+
+/** Decodes and validates frames against one socket's schema; never throws. */
+export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]): DecodeResult<z.infer<S>> {
+  const [headerFrame, ...raw] = frames;
+  if (!headerFrame || headerFrame.byteLength === 0) return { ok: false, reason: 'empty message' };
+  let header: unknown;
+  try {
+    header = packr.unpack(headerFrame);
+  } catch (error) {
+    return { ok: false, reason: `header is not msgpack (${(error as Error).message})` };
+  }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    return { ok: false, reason: 'header is not a map' };
+  }
+  const { v, raw: rawLengths, ...body } = header as Record<string, unknown>;
+  if (v !== PROTOCOL_VERSION) {
+    return { ok: false, reason: `protocol version ${String(v)} (this process speaks ${PROTOCOL_VERSION})` };
+  }
+  if (
+    !Array.isArray(rawLengths) ||
+    rawLengths.length !== raw.length ||
+    rawLengths.some((n, i) => n !== raw[i]?.byteLength)
+  ) {
+    return { ok: false, reason: `raw frames do not match the header (${raw.length} received)` };
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'message';
+    const type = typeof body.type === 'string' ? body.type : '?';
+    return { ok: false, reason: `invalid '${type}' at ${where}: ${issue?.message ?? 'does not validate'}` };
+  }
+  return { ok: true, value: { message: parsed.data, raw } };
+}
+
+/** A typed view of a raw tensor frame; copies only when the frame is not aligned for the dtype. */
+export function float32View(frame: Buffer): Float32Array {
+  if (frame.byteOffset % 4 === 0)
+    return new Float32Array(frame.buffer, frame.byteOffset, frame.byteLength / 4);
+  return new Float32Array(frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.byteLength));
+}
+
+export type RegisteredMessage = z.infer<typeof Registered>;
+export type TaskAssignmentMessage = z.infer<typeof TaskAssignment>;
+export type ActRequestMessage = z.infer<typeof ActRequest>;
+export type ActReplyMessage = z.infer<typeof ActReply>;
+export type WeightsMessage = z.infer<typeof Weights>;

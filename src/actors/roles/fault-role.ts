@@ -1,0 +1,30 @@
+// The fault-injection role, for tests and chaos runs: it registers and heartbeats like any
+// worker, binds a probe socket that accepts act requests (so malformed frames can be aimed at a
+// worker's socket), and can crash on a timer (`fault.crash_after_ms`) or on command.
+import { Inbound } from '../protocol.js';
+import { Channel } from '../transport.js';
+import type { RoleMain } from './worker-shell.js';
+
+export const faultRole: RoleMain = async (ctx) => {
+  const endpoint = ctx.endpoints.probe[ctx.workerId];
+  const probe = endpoint
+    ? Channel.create('probe', 'router', Inbound.actToInference, ctx.rejected, ctx.tuning)
+    : null;
+  if (probe && endpoint) {
+    await probe.bind(endpoint);
+    void probe.serve(() => {
+      ctx.counters.probed = (ctx.counters.probed ?? 0) + 1;
+    });
+  }
+  const crashAfter = ctx.config.fault.crash_after_ms;
+  if (crashAfter !== null) {
+    setTimeout(() => {
+      throw new Error(ctx.config.fault.crash_message);
+    }, crashAfter);
+  }
+  return {
+    async stop() {
+      probe?.close();
+    },
+  };
+};

@@ -1,0 +1,76 @@
+// Where a run's sockets live. ipc:// files in the run directory by default: they need no port and
+// only local users with access to the directory can reach them. tcp:// on loopback (or a
+// configured host) when asked for, or when the run directory's path is too long for a Unix socket.
+import { createServer } from 'node:net';
+import path from 'node:path';
+import type { Config } from '../../config/schema.js';
+import type { Endpoints } from '../protocol.js';
+
+// sun_path holds 108 bytes including the terminating NUL.
+const MAX_IPC_PATH = 107;
+
+async function freePorts(host: string, count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<import('node:net').Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, host, () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => {
+    const address = s.address();
+    return typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+export async function planEndpoints(
+  socketDir: string,
+  config: Config,
+  workerIds: { inference: string[]; fault: string[] },
+): Promise<{ endpoints: Endpoints; note: string | null }> {
+  const names = [
+    'control',
+    'tasks',
+    'status',
+    'events',
+    'trajectories',
+    'samples',
+    'weights',
+    ...workerIds.inference.map((id) => `act-${id}`),
+    ...workerIds.fault.map((id) => `probe-${id}`),
+  ];
+  let note: string | null = null;
+  let address: (name: string, i: number) => string;
+  const longest = Math.max(...names.map((n) => path.join(socketDir, `${n}.sock`).length));
+  if (config.transport.kind === 'ipc' && longest <= MAX_IPC_PATH) {
+    address = (name) => `ipc://${path.join(socketDir, `${name}.sock`)}`;
+  } else {
+    if (config.transport.kind === 'ipc') {
+      note = `run directory path too long for ipc sockets (${longest} > ${MAX_IPC_PATH}); using tcp on 127.0.0.1`;
+    }
+    const host = config.transport.kind === 'tcp' ? config.transport.host : '127.0.0.1';
+    const ports = await freePorts(host, names.length);
+    address = (_name, i) => `tcp://${host}:${ports[i]}`;
+  }
+  const at = (name: string): string => address(name, names.indexOf(name));
+  return {
+    endpoints: {
+      control: at('control'),
+      tasks: at('tasks'),
+      status: at('status'),
+      events: at('events'),
+      trajectories: at('trajectories'),
+      samples: at('samples'),
+      weights: at('weights'),
+      act: Object.fromEntries(workerIds.inference.map((id) => [id, at(`act-${id}`)])),
+      probe: Object.fromEntries(workerIds.fault.map((id) => [id, at(`probe-${id}`)])),
+    },
+    note,
+  };
+}

@@ -1,0 +1,300 @@
+// One nact actor per child process: spawn it in its own process group, watch its registration and
+// heartbeats, restart it with exponential backoff, and give up (telling the run) when it restarts
+// more often than the restart intensity allows.
+import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
+import { dispatch, type Ref, spawn } from 'nact';
+import type { Config } from '../../config/schema.js';
+import type { Logger } from '../../log/logger.js';
+import { cliEntry } from '../../paths.js';
+import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../protocol.js';
+import { backoffMs, intensityExceeded, type RestartPolicy, restartsInWindow } from './restart-policy.js';
+
+export interface WorkerSpec {
+  role: Role;
+  id: string;
+}
+
+export type WorkerMsg =
+  | { kind: 'spawn' }
+  | { kind: 'exited'; generation: number; code: number | null; signal: string | null }
+  | { kind: 'register'; pid: number; peer: Buffer }
+  | { kind: 'heartbeat'; stats: WorkerStats; peer: Buffer }
+  | { kind: 'error'; message: string }
+  | { kind: 'bye'; reason: string }
+  | { kind: 'tick' }
+  | { kind: 'fault'; fault: Fault; replyTo: Ref<string> }
+  | { kind: 'shutdown'; deadlineMs: number }
+  | { kind: 'kill' }
+  | { kind: 'snapshot'; replyTo: Ref<WorkerSnapshot> };
+
+/** What a worker actor needs from the supervisor around it. */
+export interface WorkerEnv {
+  config: Config;
+  runDir: string;
+  controlEndpoint: string;
+  log: Logger;
+  /** sends a control message to a registered child */
+  sendControl(peer: Buffer, message: object): Promise<void>;
+  /** tells the run that a worker passed its restart intensity */
+  onGaveUp(spec: WorkerSpec, lastError: string): void;
+  onReady(spec: WorkerSpec): void;
+  onEvent(kind: string, message: string): void;
+}
+
+interface State {
+  child: ChildProcess | null;
+  generation: number;
+  pid: number | null;
+  peer: Buffer | null;
+  state: WorkerState;
+  restarts: number;
+  restartTimes: number[];
+  spawnedAt: number;
+  lastHeartbeatAt: number | null;
+  lastError: string | null;
+  stderrTail: string[];
+  stats: WorkerStats;
+  shutdownDeadline: number | null;
+}
+
+const TICK_MS = 200;
+const STDERR_TAIL_LINES = 20;
+
+function killGroup(pid: number | null): void {
+  if (pid === null) return;
+  try {
+    // The child leads its own process group; everything it started (Chromium) goes with it.
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: WorkerEnv): Ref<WorkerMsg> {
+  const policy: RestartPolicy = {
+    maxRestarts: env.config.supervisor.max_restarts,
+    windowMs: env.config.supervisor.restart_window_s * 1000,
+    backoffInitialMs: env.config.supervisor.backoff_initial_ms,
+    backoffMaxMs: env.config.supervisor.backoff_max_ms,
+  };
+  const { heartbeat_timeout_ms: heartbeatTimeoutMs, register_timeout_ms: registerTimeoutMs } =
+    env.config.supervisor;
+
+  const startChild = (state: State, self: Ref<WorkerMsg>): State => {
+    const generation = state.generation + 1;
+    const args = [
+      ...process.execArgv,
+      cliEntry,
+      'worker',
+      '--role',
+      spec.role,
+      '--id',
+      spec.id,
+      '--control',
+      env.controlEndpoint,
+      '--run-dir',
+      env.runDir,
+      '--parent-pid',
+      String(process.pid),
+      '--log-level',
+      env.config.log_level,
+    ];
+    const child = spawnProcess(process.execPath, args, {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const stderrTail: string[] = [];
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) if (line.trim()) stderrTail.push(line.trim());
+      stderrTail.splice(0, Math.max(0, stderrTail.length - STDERR_TAIL_LINES));
+    });
+    child.on('exit', (code, signal) => dispatch(self, { kind: 'exited', generation, code, signal }));
+    child.on('error', (error) => env.log.error(`${spec.id}: spawn failed: ${error.message}`));
+    env.log.info(`${spec.id}: spawned pid ${child.pid ?? '?'}`);
+    return {
+      ...state,
+      child,
+      generation,
+      pid: child.pid ?? null,
+      peer: null,
+      state: state.restarts > 0 ? 'restarting' : 'starting',
+      spawnedAt: Date.now(),
+      lastHeartbeatAt: null,
+      stderrTail,
+    };
+  };
+
+  const initialState: State = {
+    child: null,
+    generation: 0,
+    pid: null,
+    peer: null,
+    state: 'starting',
+    restarts: 0,
+    restartTimes: [],
+    spawnedAt: 0,
+    lastHeartbeatAt: null,
+    lastError: null,
+    stderrTail: [],
+    stats: { rejectedFrames: 0, busy: false, counters: {} },
+    shutdownDeadline: null,
+  };
+
+  const ref = spawn(
+    parent,
+    (state: State, msg: WorkerMsg, ctx): State => {
+      const now = Date.now();
+      switch (msg.kind) {
+        case 'spawn':
+          if (state.state === 'stopping' || state.state === 'stopped') return state;
+          return startChild(state, ctx.self);
+
+        case 'register':
+          // A process we did not start (a stale one from before a restart) is ignored.
+          if (msg.pid !== state.pid) {
+            env.log.warn(
+              `${spec.id}: register from unexpected pid ${msg.pid} (expected ${state.pid}); ignored`,
+            );
+            return state;
+          }
+          env.onReady(spec);
+          env.onEvent('worker_ready', `${spec.id} registered (pid ${msg.pid}, restarts ${state.restarts})`);
+          return { ...state, peer: msg.peer, state: 'ready', lastHeartbeatAt: now };
+
+        case 'heartbeat':
+          if (state.peer === null || !msg.peer.equals(state.peer)) return state;
+          return {
+            ...state,
+            lastHeartbeatAt: now,
+            stats: msg.stats,
+            state: state.state === 'unhealthy' ? 'ready' : state.state,
+          };
+
+        case 'error':
+          return { ...state, lastError: msg.message };
+
+        case 'bye':
+          env.log.info(`${spec.id}: said bye (${msg.reason})`);
+          return state;
+
+        case 'tick': {
+          if (
+            state.state === 'ready' &&
+            state.lastHeartbeatAt !== null &&
+            now - state.lastHeartbeatAt > heartbeatTimeoutMs
+          ) {
+            const why = `no heartbeat for ${now - state.lastHeartbeatAt} ms`;
+            env.log.warn(`${spec.id}: ${why}; killing pid ${state.pid}`);
+            killGroup(state.pid);
+            return { ...state, state: 'unhealthy', lastError: why };
+          }
+          if ((state.state === 'starting' || state.state === 'restarting') && state.pid !== null) {
+            if (now - state.spawnedAt > registerTimeoutMs) {
+              const why = `did not register within ${registerTimeoutMs} ms`;
+              env.log.warn(`${spec.id}: ${why}; killing pid ${state.pid}`);
+              killGroup(state.pid);
+              return { ...state, lastError: why, spawnedAt: now };
+            }
+          }
+          if (state.state === 'stopping' && state.shutdownDeadline !== null && now > state.shutdownDeadline) {
+            env.log.warn(`${spec.id}: did not stop by its deadline; killing pid ${state.pid}`);
+            killGroup(state.pid);
+            return { ...state, shutdownDeadline: null };
+          }
+          return state;
+        }
+
+        case 'exited': {
+          if (msg.generation !== state.generation) return state;
+          const how = msg.signal !== null ? `killed by ${msg.signal}` : `exited with code ${msg.code}`;
+          // Reap anything the child left in its group.
+          killGroup(state.pid);
+          if (state.state === 'stopping' || state.state === 'stopped') {
+            env.log.info(`${spec.id}: ${how}`);
+            return { ...state, child: null, pid: null, peer: null, state: 'stopped' };
+          }
+          const lastError = state.stderrTail.at(-1) ?? state.lastError ?? how;
+          const restartTimes = [...restartsInWindow(state.restartTimes, now, policy), now];
+          const restarts = state.restarts + 1;
+          if (intensityExceeded(restartTimes, now, policy)) {
+            const message = `${spec.role} worker ${spec.id} ${how} and restarted more than ${policy.maxRestarts} times in ${policy.windowMs / 1000}s; last error: ${lastError}`;
+            env.log.error(message);
+            env.onGaveUp(spec, message);
+            return {
+              ...state,
+              child: null,
+              pid: null,
+              peer: null,
+              state: 'stopped',
+              lastError,
+              restartTimes,
+            };
+          }
+          const delay = backoffMs(restartTimes.length, policy);
+          env.log.warn(`${spec.id}: ${how} (${lastError}); restart ${restarts} in ${delay} ms`);
+          env.onEvent('worker_restart', `${spec.id} ${how}; restarting in ${delay} ms`);
+          setTimeout(() => dispatch(ctx.self, { kind: 'spawn' }), delay);
+          return {
+            ...state,
+            child: null,
+            pid: null,
+            peer: null,
+            state: 'restarting',
+            restarts,
+            restartTimes,
+            lastError,
+          };
+        }
+
+        case 'fault':
+          if (state.peer === null) {
+            dispatch(msg.replyTo, `${spec.id} is not registered`);
+            return state;
+          }
+          void env.sendControl(state.peer, { type: 'command', command: 'fault', fault: msg.fault });
+          dispatch(msg.replyTo, `fault '${msg.fault}' sent to ${spec.id} (pid ${state.pid})`);
+          return state;
+
+        case 'shutdown':
+          if (state.pid === null) return { ...state, state: 'stopped' };
+          if (state.peer !== null) {
+            void env
+              .sendControl(state.peer, { type: 'command', command: 'shutdown', deadlineMs: msg.deadlineMs })
+              .catch(() => undefined);
+          } else {
+            // Not registered yet: it cannot hear a command, so it gets SIGTERM.
+            try {
+              process.kill(state.pid, 'SIGTERM');
+            } catch {
+              // gone
+            }
+          }
+          return { ...state, state: 'stopping', shutdownDeadline: now + msg.deadlineMs + 1000 };
+
+        case 'kill':
+          killGroup(state.pid);
+          return { ...state, state: 'stopping' };
+
+        case 'snapshot':
+          dispatch(msg.replyTo, {
+            role: spec.role,
+            id: spec.id,
+            pid: state.pid,
+            state: state.state,
+            restarts: state.restarts,
+            lastHeartbeatMs: state.lastHeartbeatAt === null ? null : now - state.lastHeartbeatAt,
+            lastError: state.lastError,
+            rejectedFrames: state.stats.rejectedFrames,
+            counters: state.stats.counters,
+          });
+          return state;
+      }
+    },
+    spec.id,
+    { initialState },
+  );
+  const ticker = setInterval(() => dispatch(ref, { kind: 'tick' }), TICK_MS);
+  ticker.unref();
+  dispatch(ref, { kind: 'spawn' });
+  return ref;
+}

@@ -1,0 +1,231 @@
+// Thin wrappers over zeromq v6 sockets.
+//
+// zeromq.js refuses a second send (or receive) while one is pending on the same socket, so each
+// Channel owns its socket: sends go through one queue, receives through one loop. Every received
+// message is decoded and validated against the socket's schema; a frame that does not decode or
+// validate is counted, logged (rate-limited) and dropped.
+import * as zmq from 'zeromq';
+import type { z } from 'zod';
+import { type Decoded, decode, encode } from './protocol.js';
+
+export interface SocketTuning {
+  /** ms a closing socket may spend flushing; bounded so shutdown never hangs */
+  lingerMs: number;
+  /** ZMTP heartbeats (ZMQ_HEARTBEAT_IVL / TIMEOUT / TTL); 0 disables */
+  heartbeatIntervalMs: number;
+  heartbeatTimeoutMs: number;
+}
+
+export const DEFAULT_TUNING: SocketTuning = {
+  lingerMs: 200,
+  heartbeatIntervalMs: 1000,
+  heartbeatTimeoutMs: 5000,
+};
+
+/** What a process tells about frames it dropped; reported in heartbeats and status. */
+export class RejectedFrames {
+  total = 0;
+  readonly byChannel = new Map<string, number>();
+  private lastLogAt = 0;
+  private unlogged = 0;
+
+  constructor(private readonly log: (message: string) => void) {}
+
+  record(channel: string, reason: string): void {
+    this.total += 1;
+    this.byChannel.set(channel, (this.byChannel.get(channel) ?? 0) + 1);
+    // A flood of garbage must not become a flood of log lines.
+    const now = Date.now();
+    if (now - this.lastLogAt >= 1000) {
+      const extra = this.unlogged > 0 ? ` (+${this.unlogged} more since the last report)` : '';
+      this.log(`rejected a frame on ${channel}: ${reason}${extra}`);
+      this.lastLogAt = now;
+      this.unlogged = 0;
+    } else {
+      this.unlogged += 1;
+    }
+  }
+}
+
+type AnySocket = zmq.Router | zmq.Dealer | zmq.Publisher | zmq.Subscriber | zmq.Push | zmq.Pull;
+export type Kind = 'router' | 'dealer' | 'pub' | 'sub' | 'push' | 'pull';
+
+export interface Inbound<T> extends Decoded<T> {
+  /** the sender's routing id, on a ROUTER */
+  peer: Buffer | null;
+}
+
+export class Channel<S extends z.ZodType> {
+  private sendQueue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    readonly name: string,
+    readonly kind: Kind,
+    private readonly socket: AnySocket,
+    private readonly schema: S | null,
+    private readonly rejected: RejectedFrames,
+  ) {}
+
+  /** @param schema what may arrive on this socket; null for send-only sockets (PUB, PUSH). */
+  static create<S extends z.ZodType>(
+    name: string,
+    kind: Kind,
+    schema: S | null,
+    rejected: RejectedFrames,
+    tuning: SocketTuning = DEFAULT_TUNING,
+  ): Channel<S> {
+    const common = {
+      linger: tuning.lingerMs,
+      ...(tuning.heartbeatIntervalMs > 0
+        ? {
+            heartbeatInterval: tuning.heartbeatIntervalMs,
+            heartbeatTimeout: tuning.heartbeatTimeoutMs,
+            heartbeatTimeToLive: tuning.heartbeatTimeoutMs,
+          }
+        : {}),
+    };
+    const socket: AnySocket = (() => {
+      switch (kind) {
+        case 'router':
+          // mandatory: a reply to a peer that has gone throws (and is logged) instead of vanishing.
+          return new zmq.Router({ ...common, mandatory: true });
+        case 'dealer':
+          return new zmq.Dealer(common);
+        case 'pub':
+          return new zmq.Publisher(common);
+        case 'sub':
+          return new zmq.Subscriber(common);
+        case 'push':
+          return new zmq.Push(common);
+        case 'pull':
+          return new zmq.Pull(common);
+      }
+    })();
+    if (socket instanceof zmq.Subscriber) socket.subscribe();
+    return new Channel(name, kind, socket, schema, rejected);
+  }
+
+  async bind(endpoint: string): Promise<void> {
+    await this.socket.bind(endpoint);
+  }
+
+  connect(endpoint: string): void {
+    this.socket.connect(endpoint);
+  }
+
+  disconnect(endpoint: string): void {
+    this.socket.disconnect(endpoint);
+  }
+
+  get endpoint(): string | null {
+    return this.socket.lastEndpoint ?? null;
+  }
+
+  /** Queues a message; resolves once ZeroMQ has taken it. Rejects only on a closed channel. */
+  send(message: object, raw: readonly Buffer[] = []): Promise<void> {
+    return this.sendFrames(encode(message, raw));
+  }
+
+  /** Sends to one peer of a ROUTER. A peer that has gone is logged by the caller's catch. */
+  sendTo(peer: Buffer, message: object, raw: readonly Buffer[] = []): Promise<void> {
+    return this.sendFrames([peer, ...encode(message, raw)]);
+  }
+
+  /** Sends frames as they are; for tests and benchmarks that need to bypass encoding. */
+  sendFrames(frames: readonly (Buffer | string)[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`channel ${this.name} is closed`));
+    const socket = this.socket;
+    if (!('send' in socket)) return Promise.reject(new Error(`channel ${this.name} cannot send`));
+    const next = this.sendQueue.then(() => socket.send(frames as (Buffer | string)[]));
+    // The queue continues after a failed send; the caller sees the failure.
+    this.sendQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * The one receive loop of this socket. Calls `handle` for each valid message in arrival order
+   * (awaiting it, so a slow handler applies backpressure); returns when the channel closes.
+   */
+  async serve(handle: (inbound: Inbound<z.infer<S>>) => void | Promise<void>): Promise<void> {
+    const socket = this.socket;
+    const schema = this.schema;
+    if (!('receive' in socket) || schema === null) throw new Error(`channel ${this.name} cannot receive`);
+    const routed = this.kind === 'router';
+    while (!this.closed) {
+      let frames: Buffer[];
+      try {
+        frames = await socket.receive();
+      } catch (error) {
+        if (this.closed || socket.closed) return;
+        throw error;
+      }
+      const peer = routed ? (frames.shift() ?? null) : null;
+      const result = decode(schema, frames);
+      if (!result.ok) {
+        this.rejected.record(this.name, result.reason);
+        continue;
+      }
+      await handle({ ...result.value, peer });
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.close();
+  }
+}
+
+/**
+ * Request/reply over a DEALER: one receive loop matches each reply to the request waiting for it.
+ * A reply that matches no waiting request (it came after its timeout) is counted and dropped.
+ */
+export class Requester<S extends z.ZodType> {
+  private readonly waiting = new Set<{
+    matches: (m: z.infer<S>) => boolean;
+    resolve: (r: Inbound<z.infer<S>>) => void;
+  }>();
+  staleReplies = 0;
+
+  constructor(private readonly channel: Channel<S>) {
+    void channel.serve((inbound) => {
+      for (const waiter of this.waiting) {
+        if (waiter.matches(inbound.message)) {
+          this.waiting.delete(waiter);
+          waiter.resolve(inbound);
+          return;
+        }
+      }
+      this.staleReplies += 1;
+    });
+  }
+
+  /** Resolves with the matching reply, or null after `timeoutMs`. */
+  async request(
+    message: object,
+    matches: (reply: z.infer<S>) => boolean,
+    timeoutMs: number,
+    raw: readonly Buffer[] = [],
+  ): Promise<Inbound<z.infer<S>> | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const reply = new Promise<Inbound<z.infer<S>> | null>((resolve) => {
+      const waiter = { matches, resolve };
+      this.waiting.add(waiter);
+      timer = setTimeout(() => {
+        this.waiting.delete(waiter);
+        resolve(null);
+      }, timeoutMs);
+    });
+    await this.channel.send(message, raw);
+    const result = await reply;
+    clearTimeout(timer);
+    return result;
+  }
+
+  close(): void {
+    this.channel.close();
+    for (const waiter of this.waiting) waiter.resolve(null as never);
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,47 @@
+// `tti-run attach`: a live view of a running run until Ctrl-C. It only reads (status requests and
+// the event stream), so attaching and detaching never disturb the run.
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import logUpdate from 'log-update';
+import { Inbound, type RunEvent, type StatusSnapshot } from '../../actors/protocol.js';
+import { Channel } from '../../actors/transport.js';
+import { loadConfig } from '../../config/load.js';
+import { RunDir } from '../../run/run-dir.js';
+import { renderRun } from '../console-view.js';
+import { StatusClient } from '../status-client.js';
+
+export async function attach(args: { runDir: string; intervalMs: number }): Promise<number> {
+  const runDir = new RunDir(args.runDir);
+  const client = StatusClient.forRun(runDir);
+  const iterations = existsSync(runDir.config) ? loadConfig(runDir.config).iterations : 1;
+  const events: RunEvent[] = [];
+  const sub = Channel.create('events', 'sub', Inbound.events, client.rejected);
+  sub.connect(client.info.eventsEndpoint);
+  void sub.serve(({ message }) => {
+    events.push(message);
+    events.splice(0, Math.max(0, events.length - 20));
+  });
+  let detached = false;
+  process.on('SIGINT', () => {
+    detached = true;
+  });
+  let previous: StatusSnapshot | null = null;
+  let misses = 0;
+  while (!detached) {
+    const reply = await client.request({ type: 'status_request' }, 2000);
+    if (reply?.type === 'status_reply') {
+      misses = 0;
+      logUpdate(renderRun(reply.snapshot, events, { iterations, previous }));
+      previous = reply.snapshot;
+      if (reply.snapshot.state === 'stopped' || reply.snapshot.state === 'failed') break;
+    } else if (++misses >= 3) {
+      logUpdate(`the supervisor (pid ${client.info.pid}) stopped answering; the run has ended or is wedged`);
+      break;
+    }
+    await sleep(args.intervalMs);
+  }
+  logUpdate.done();
+  sub.close();
+  client.close();
+  return 0;
+}

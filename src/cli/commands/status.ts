@@ -1,0 +1,42 @@
+// `tti-run status`: one snapshot of a run, as a table or JSON.
+import { existsSync, readFileSync } from 'node:fs';
+import { loadConfig } from '../../config/load.js';
+import { RunDir } from '../../run/run-dir.js';
+import { renderStatusTable } from '../console-view.js';
+import { StatusClient } from '../status-client.js';
+
+export async function status(args: { runDir: string; json: boolean; timeoutMs: number }): Promise<number> {
+  const runDir = new RunDir(args.runDir);
+  if (!existsSync(runDir.supervisorInfo)) {
+    // No live supervisor: report what the run left behind.
+    const last = existsSync(runDir.state) ? (JSON.parse(readFileSync(runDir.state, 'utf8')) as object) : null;
+    const body = { pid: null, state: 'not running', last, workers: [] };
+    if (args.json) process.stdout.write(`${JSON.stringify(body)}\n`);
+    else
+      process.stdout.write(
+        `no supervisor is running in ${runDir.root}${last ? `; last state: ${JSON.stringify(last)}` : ''}\n`,
+      );
+    return 1;
+  }
+  const client = StatusClient.forRun(runDir);
+  try {
+    const reply = await client.request({ type: 'status_request' }, args.timeoutMs);
+    if (reply === null || reply.type !== 'status_reply') {
+      process.stderr.write(
+        `the supervisor (pid ${client.info.pid}) did not answer within ${args.timeoutMs} ms\n`,
+      );
+      return 1;
+    }
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(reply.snapshot)}\n`);
+    } else {
+      const iterations = existsSync(runDir.config)
+        ? loadConfig(runDir.config).iterations
+        : reply.snapshot.iteration;
+      process.stdout.write(`${renderStatusTable(reply.snapshot, iterations)}\n`);
+    }
+    return 0;
+  } finally {
+    client.close();
+  }
+}

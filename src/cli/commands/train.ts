@@ -1,0 +1,146 @@
+// `tti-run train`: start (or resume) a run's supervisor, in the foreground with a live view, or
+// detached once the supervisor is up.
+import { spawn } from 'node:child_process';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import logUpdate from 'log-update';
+import type { RunEvent, StatusSnapshot } from '../../actors/protocol.js';
+import { startSupervisor } from '../../actors/supervisor/supervisor.js';
+import { configToYaml, loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
+import { cliEntry } from '../../paths.js';
+import { createRunToken, RunDir, readSupervisorInfo } from '../../run/run-dir.js';
+import { renderRun } from '../console-view.js';
+import { isAlive } from '../status-client.js';
+
+export interface TrainArgs {
+  config: string | undefined;
+  runDir: string;
+  detach: boolean;
+  resume: boolean;
+  set: string[];
+  logLevel: LogLevel | undefined;
+  view: 'live' | 'log' | 'auto';
+}
+
+export const EXIT_FAILED_RUN = 3;
+
+function prepareRunDir(args: TrainArgs): { runDir: RunDir; config: Config; token: string } {
+  const runDir = new RunDir(args.runDir);
+  if (existsSync(runDir.supervisorInfo)) {
+    const info = readSupervisorInfo(runDir);
+    if (isAlive(info.pid))
+      throw new Error(`a supervisor (pid ${info.pid}) is already running in ${runDir.root}`);
+  }
+  if (!args.resume && existsSync(runDir.state)) {
+    throw new Error(
+      `${runDir.root} already holds a run: pass --resume to continue it, or choose another --run-dir`,
+    );
+  }
+  // On resume the run's own resolved config is the base, unless a config file is given.
+  const configFile = args.config ?? (args.resume && existsSync(runDir.config) ? runDir.config : undefined);
+  if (configFile === undefined) throw new Error('--config FILE is required (or --resume a run directory)');
+  const overrides = args.logLevel ? [...args.set, `log_level=${args.logLevel}`] : args.set;
+  const config = loadConfig(configFile, overrides);
+  runDir.create();
+  writeFileSync(runDir.config, configToYaml(config));
+  const token =
+    args.resume && existsSync(runDir.token)
+      ? readFileSync(runDir.token, 'utf8').trim()
+      : createRunToken(runDir);
+  return { runDir, config, token };
+}
+
+async function detach(args: TrainArgs): Promise<number> {
+  const runDir = new RunDir(args.runDir);
+  runDir.create();
+  const childArgs = [cliEntry, 'train', '--run-dir', runDir.root, '--view', 'log'];
+  if (args.config) childArgs.push('--config', args.config);
+  if (args.resume) childArgs.push('--resume');
+  for (const s of args.set) childArgs.push('--set', s);
+  if (args.logLevel) childArgs.push('--log-level', args.logLevel);
+  const out = openSync(`${runDir.logs}/supervisor.out`, 'a');
+  const child = spawn(process.execPath, childArgs, { detached: true, stdio: ['ignore', out, out] });
+  child.unref();
+  const pid = child.pid ?? -1;
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? 1;
+  });
+  const deadline = Date.now() + 60000;
+  while (Date.now() < deadline) {
+    if (exited !== null) {
+      const output = readFileSync(`${runDir.logs}/supervisor.out`, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(-10)
+        .join('\n');
+      process.stderr.write(`tti-run train: the supervisor exited with code ${exited}:\n${output}\n`);
+      return exited === 0 ? 1 : exited;
+    }
+    if (existsSync(runDir.supervisorInfo)) {
+      const info = readSupervisorInfo(runDir);
+      if (info.pid === pid) {
+        process.stdout.write(
+          `supervisor pid ${pid} is running ${info.runId} in ${runDir.root}\n` +
+            `  tti-run status --run-dir ${args.runDir}\n  tti-run attach --run-dir ${args.runDir}\n  tti-run stop --run-dir ${args.runDir}\n`,
+        );
+        return 0;
+      }
+    }
+    await sleep(100);
+  }
+  process.stderr.write(`tti-run train: the supervisor did not come up within 60 s; see ${runDir.logs}\n`);
+  return 1;
+}
+
+export async function train(args: TrainArgs): Promise<number> {
+  if (args.detach) return detach(args);
+  const { runDir, config, token } = prepareRunDir(args);
+  const live = args.view === 'live' || (args.view === 'auto' && process.stdout.isTTY === true);
+  const log = createLogger({
+    name: 'supervisor',
+    level: config.log_level,
+    runDir: runDir.root,
+    consoleLevel: live ? 'warn' : config.log_level,
+  });
+  const supervisor = await startSupervisor({ config, runDir, token, resume: args.resume, log });
+
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    signals += 1;
+    if (signals === 1) void supervisor.stop(`${signal} received`);
+    else log.warn('already stopping; waiting for in-flight work (bounded by supervisor.shutdown_timeout_ms)');
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
+  let timer: NodeJS.Timeout | null = null;
+  if (live) {
+    const events: RunEvent[] = [];
+    supervisor.onEvent((event) => events.push(event));
+    let previous: StatusSnapshot | null = null;
+    timer = setInterval(() => {
+      void supervisor
+        .snapshot()
+        .then((snapshot) => {
+          logUpdate(renderRun(snapshot, events, { iterations: config.iterations, previous }));
+          previous = snapshot;
+        })
+        .catch(() => undefined);
+    }, 500);
+  } else {
+    supervisor.onEvent((event) => log.info(`event ${event.kind}: ${event.message}`));
+  }
+
+  const outcome = await supervisor.done;
+  if (timer) {
+    clearInterval(timer);
+    logUpdate.done();
+  }
+  if (outcome.state === 'failed') log.error(`run failed: ${outcome.reason}`);
+  else log.info(`run stopped: ${outcome.reason}`);
+  await flushLogger(log);
+  return outcome.state === 'failed' ? EXIT_FAILED_RUN : 0;
+}

@@ -1,0 +1,71 @@
+// The live console view of a run (foreground `train` and `attach`): the run's state and progress,
+// one line per worker, the rates, and the latest events.
+import cliProgress from 'cli-progress';
+import type { RunEvent, StatusSnapshot } from '../actors/protocol.js';
+
+const BAR = {
+  barsize: 24,
+  barCompleteString: '█'.repeat(24),
+  barIncompleteString: '░'.repeat(24),
+  barGlue: '',
+};
+
+function bar(progress: number): string {
+  return cliProgress.Format.BarFormat(Math.max(0, Math.min(1, progress)), BAR);
+}
+
+function age(ms: number | null): string {
+  if (ms === null) return '-';
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+export interface ViewOptions {
+  iterations: number;
+  /** counters of the previous snapshot, for rates */
+  previous: StatusSnapshot | null;
+}
+
+export function renderRun(
+  snapshot: StatusSnapshot,
+  events: readonly RunEvent[],
+  options: ViewOptions,
+): string {
+  const lines: string[] = [];
+  const uptime = Math.round(snapshot.uptimeMs / 1000);
+  lines.push(
+    `tti run ${snapshot.runId}  ${snapshot.state.toUpperCase()}  pid ${snapshot.pid}  up ${uptime}s` +
+      (snapshot.reason ? `  (${snapshot.reason})` : ''),
+  );
+  lines.push(
+    `iteration ${bar(snapshot.iteration / options.iterations)} ${snapshot.iteration}/${options.iterations}` +
+      `   policy v${snapshot.policyVersion}   horizon ${snapshot.horizon}`,
+  );
+  const dt = options.previous ? (snapshot.uptimeMs - options.previous.uptimeMs) / 1000 : 0;
+  lines.push('');
+  lines.push('worker        pid      state       restarts  heartbeat  rejected  rates');
+  for (const w of snapshot.workers) {
+    const before = options.previous?.workers.find((p) => p.id === w.id);
+    const rates = Object.entries(w.counters)
+      .filter(([key]) => key !== 'policyVersion' && key !== 'weightBytes')
+      .map(([key, value]) => {
+        const delta = before && dt > 0 ? (value - (before.counters[key] ?? 0)) / dt : 0;
+        return `${key} ${value}${delta > 0 ? ` (${delta.toFixed(1)}/s)` : ''}`;
+      })
+      .join(', ');
+    lines.push(
+      `${w.id.padEnd(13)} ${String(w.pid ?? '-').padEnd(8)} ${w.state.padEnd(11)} ${String(w.restarts).padEnd(9)} ` +
+        `${age(w.lastHeartbeatMs).padEnd(10)} ${String(w.rejectedFrames).padEnd(9)} ${rates}`,
+    );
+  }
+  if (events.length > 0) {
+    lines.push('');
+    for (const event of events.slice(-5)) {
+      lines.push(`${new Date(event.at).toISOString().slice(11, 19)} ${event.message}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function renderStatusTable(snapshot: StatusSnapshot, iterations: number): string {
+  return renderRun(snapshot, [], { iterations, previous: null });
+}

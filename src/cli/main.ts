@@ -1,0 +1,171 @@
+// The `tti-run` command line.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { FAULTS, ROLES } from '../actors/protocol.js';
+import { ROLE_MAINS, runWorker } from '../actors/roles/index.js';
+import { ConfigError } from '../config/load.js';
+import type { LogLevel } from '../log/logger.js';
+import { attach } from './commands/attach.js';
+import { status } from './commands/status.js';
+import { injectFault, stopRun } from './commands/stop.js';
+import { train } from './commands/train.js';
+
+const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+
+// Commands end the process explicitly: a socket or timer left by a library must not keep it alive.
+async function exitWith(run: () => Promise<number>): Promise<void> {
+  let code: number;
+  try {
+    code = await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`tti-run: ${message}\n`);
+    code = error instanceof ConfigError ? 2 : 1;
+  }
+  process.exit(code);
+}
+
+await yargs(hideBin(process.argv))
+  .scriptName('tti-run')
+  .usage('$0 <command> [options]\n\nTrain and evaluate web agents by scaling test-time interaction (TTI).')
+  .command(
+    'train',
+    'start a run (foreground with a live view, or --detach), or --resume one',
+    (y) =>
+      y
+        .option('config', { type: 'string', describe: 'YAML config file (configs/*.yaml)' })
+        .option('run-dir', { type: 'string', demandOption: true, describe: 'the run directory' })
+        .option('detach', { type: 'boolean', default: false, describe: 'return once the supervisor is up' })
+        .option('resume', { type: 'boolean', default: false, describe: 'continue the run in --run-dir' })
+        .option('set', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'override a config key: key.path=value',
+        })
+        .option('log-level', { choices: LOG_LEVELS })
+        .option('view', {
+          choices: ['live', 'log', 'auto'] as const,
+          default: 'auto' as const,
+          describe: 'console view',
+        })
+        .example(
+          '$0 train --config configs/miniarena.yaml --run-dir runs/demo',
+          'train on the embedded MiniArena',
+        )
+        .example(
+          '$0 train --config configs/miniarena.yaml --run-dir runs/demo --detach --set workers.env=4',
+          'in the background, 4 env workers',
+        )
+        .example('$0 train --resume --run-dir runs/demo', 'continue a stopped or crashed run'),
+    (argv) =>
+      exitWith(() =>
+        train({
+          config: argv.config,
+          runDir: argv['run-dir'],
+          detach: argv.detach,
+          resume: argv.resume,
+          set: argv.set.map(String),
+          logLevel: argv['log-level'] as LogLevel | undefined,
+          view: argv.view,
+        }),
+      ),
+  )
+  .command(
+    'status',
+    'print one snapshot of a run',
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('json', { type: 'boolean', default: false, describe: 'machine-readable output' })
+        .option('timeout', { type: 'number', default: 3000, describe: 'ms to wait for the supervisor' })
+        .example('$0 status --run-dir runs/demo', 'a table of the run and its workers')
+        .example('$0 status --run-dir runs/demo --json | jq .workers', 'JSON'),
+    (argv) => exitWith(() => status({ runDir: argv['run-dir'], json: argv.json, timeoutMs: argv.timeout })),
+  )
+  .command(
+    'attach',
+    'live view of a running run until Ctrl-C (never disturbs it)',
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('interval', { type: 'number', default: 500, describe: 'ms between refreshes' })
+        .example('$0 attach --run-dir runs/demo', 'watch workers, progress and rates'),
+    (argv) => exitWith(() => attach({ runDir: argv['run-dir'], intervalMs: argv.interval })),
+  )
+  .command(
+    'stop',
+    "stop a run gracefully (needs the run's token)",
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('token-file', { type: 'string', describe: 'the run token (default: RUN_DIR/token)' })
+        .option('timeout', { type: 'number', default: 60000, describe: 'ms to wait for the run to end' })
+        .example('$0 stop --run-dir runs/demo', 'finish in-flight work, flush, exit'),
+    (argv) =>
+      exitWith(() =>
+        stopRun({ runDir: argv['run-dir'], tokenFile: argv['token-file'], timeoutMs: argv.timeout }),
+      ),
+  )
+  .command(
+    'inject',
+    "inject a fault into a worker (needs the run's token): for tests and chaos",
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('worker', { type: 'string', demandOption: true, describe: 'worker id, e.g. env-0' })
+        .option('fault', { choices: FAULTS, demandOption: true })
+        .option('token-file', { type: 'string' })
+        .example(
+          '$0 inject --run-dir runs/demo --worker env-0 --fault crash',
+          'crash env-0; the supervisor restarts it',
+        ),
+    (argv) =>
+      exitWith(() =>
+        injectFault({
+          runDir: argv['run-dir'],
+          worker: argv.worker,
+          fault: argv.fault,
+          tokenFile: argv['token-file'],
+        }),
+      ),
+  )
+  .command(
+    'worker',
+    'run one worker process (the supervisor starts these; start one by hand for a remote host)',
+    (y) =>
+      y
+        .option('role', { choices: ROLES, demandOption: true })
+        .option('id', { type: 'string', demandOption: true })
+        .option('control', {
+          type: 'string',
+          demandOption: true,
+          describe: "the supervisor's control endpoint",
+        })
+        .option('run-dir', { type: 'string', describe: 'where to write logs' })
+        .option('parent-pid', { type: 'number', describe: 'exit when this process is gone' })
+        .option('log-level', { choices: LOG_LEVELS, default: 'info' as const })
+        .option('register-timeout', { type: 'number', default: 30000 })
+        .example(
+          '$0 worker --role env --id env-3 --control tcp://10.0.0.5:5555',
+          'an env worker on another machine',
+        ),
+    (argv) =>
+      runWorker(
+        {
+          role: argv.role,
+          workerId: argv.id,
+          controlEndpoint: argv.control,
+          runDir: argv['run-dir'] ?? null,
+          parentPid: argv['parent-pid'] ?? null,
+          logLevel: argv['log-level'],
+          registerTimeoutMs: argv['register-timeout'],
+        },
+        ROLE_MAINS[argv.role],
+      ),
+  )
+  .demandCommand(1, 'name a command; see --help')
+  .strict()
+  .help()
+  .wrap(Math.min(110, process.stdout.columns ?? 110))
+  .parseAsync();

@@ -1,0 +1,44 @@
+// The CLI's side of the status socket: one request, one reply, a bounded wait.
+import { Inbound } from '../actors/protocol.js';
+import { Channel, RejectedFrames, Requester } from '../actors/transport.js';
+import { type RunDir, readSupervisorInfo, type SupervisorInfo } from '../run/run-dir.js';
+
+export type StatusReply = ReturnType<typeof Inbound.statusToClient.parse>;
+
+export class StatusClient {
+  private readonly requester: Requester<typeof Inbound.statusToClient>;
+  readonly rejected = new RejectedFrames(() => undefined);
+
+  constructor(readonly info: SupervisorInfo) {
+    const channel = Channel.create('status', 'dealer', Inbound.statusToClient, this.rejected, {
+      lingerMs: 0,
+      heartbeatIntervalMs: 0,
+      heartbeatTimeoutMs: 0,
+    });
+    channel.connect(info.statusEndpoint);
+    this.requester = new Requester(channel);
+  }
+
+  static forRun(runDir: RunDir): StatusClient {
+    return new StatusClient(readSupervisorInfo(runDir));
+  }
+
+  /** The reply, or null when the supervisor did not answer in time. */
+  async request(message: object, timeoutMs = 3000): Promise<StatusReply | null> {
+    const reply = await this.requester.request(message, () => true, timeoutMs);
+    return reply?.message ?? null;
+  }
+
+  close(): void {
+    this.requester.close();
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

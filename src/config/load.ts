@@ -1,0 +1,92 @@
+// Reading a config: YAML file → `--set` overrides → schema with defaults. Every error names the
+// file, the key, the bad value and what was expected, so a user can fix it without reading code.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import type { z } from 'zod';
+import { Config } from './schema.js';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Tree = Record<string, unknown>;
+
+function isTree(value: unknown): value is Tree {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function valueAt(tree: unknown, path: readonly PropertyKey[]): unknown {
+  let node = tree;
+  for (const key of path) {
+    if (!isTree(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  const key = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const where = key ? `${key}.` : '';
+    return `unknown key ${issue.keys.map((k) => `'${where}${k}'`).join(', ')}`;
+  }
+  const got = valueAt(input, issue.path);
+  const shown = got === undefined ? 'nothing' : JSON.stringify(got);
+  return `key '${key}': got ${shown}; ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/** Applies `key.path=value` overrides; values are YAML scalars or flow lists (`[10, 20, 30]`). */
+export function applyOverrides(tree: Tree, overrides: readonly string[]): Tree {
+  const result = structuredClone(tree);
+  for (const override of overrides) {
+    const eq = override.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`--set '${override}': expected key=value`);
+    const path = override.slice(0, eq).split('.');
+    let node: Tree = result;
+    for (const part of path.slice(0, -1)) {
+      const next = node[part];
+      if (next === undefined) node[part] = {};
+      else if (!isTree(next)) throw new ConfigError(`--set '${override}': '${part}' is not a section`);
+      node = node[part] as Tree;
+    }
+    node[path[path.length - 1]!] = parseYaml(override.slice(eq + 1)) as unknown;
+  }
+  return result;
+}
+
+/** Validates a config tree; `source` names where it came from in errors. */
+export function resolveConfig(tree: unknown, source: string): Config {
+  const parsed = Config.safeParse(tree ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${describeIssue(issue, tree)}`);
+  throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
+}
+
+export function loadConfig(file: string | null, overrides: readonly string[] = []): Config {
+  let tree: Tree = {};
+  if (file !== null) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read config ${file}: ${(error as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(text);
+    } catch (error) {
+      throw new ConfigError(`config ${file} is not valid YAML: ${(error as Error).message}`);
+    }
+    if (parsed !== null && parsed !== undefined && !isTree(parsed)) {
+      throw new ConfigError(`config ${file}: expected a mapping of keys at the top level`);
+    }
+    tree = (parsed as Tree | null) ?? {};
+  }
+  const withOverrides = applyOverrides(tree, overrides);
+  const source = [file ?? '(defaults)', ...overrides.map((o) => `--set ${o}`)].join(' + ');
+  return resolveConfig(withOverrides, source);
+}
+
+export function configToYaml(config: Config): string {
+  return stringifyYaml(config);
+}

@@ -1,0 +1,83 @@
+// The run configuration: one schema with defaults. Keys follow TTI's configs where TTI has one
+// (policy_lm, lm_lr, batch_size, rollout_size, min_try, webarena_host, ...); the rest are ours.
+import { z } from 'zod';
+
+const PositiveInt = z.number().int().positive();
+const NonNegativeInt = z.number().int().nonnegative();
+
+export const SupervisorConfig = z
+  .strictObject({
+    heartbeat_interval_ms: PositiveInt.default(500),
+    /** a worker silent for this long is killed and restarted */
+    heartbeat_timeout_ms: PositiveInt.default(5000),
+    /** how long a spawned worker has to register */
+    register_timeout_ms: PositiveInt.default(30000),
+    /** restart intensity (OTP's intensity/period): more than max_restarts within restart_window_s stops the run */
+    max_restarts: NonNegativeInt.default(5),
+    restart_window_s: z.number().positive().default(60),
+    backoff_initial_ms: NonNegativeInt.default(100),
+    backoff_max_ms: NonNegativeInt.default(5000),
+    /** how long in-flight work may take to finish on a graceful stop before processes are killed */
+    shutdown_timeout_ms: PositiveInt.default(10000),
+  })
+  .prefault({});
+
+export const TransportConfig = z
+  .strictObject({
+    /** ipc:// sockets in the run directory (default), or tcp:// on `host` */
+    kind: z.enum(['ipc', 'tcp']).default('ipc'),
+    host: z.string().default('127.0.0.1'),
+    linger_ms: NonNegativeInt.default(200),
+  })
+  .prefault({});
+
+export const WorkersConfig = z
+  .strictObject({
+    env: NonNegativeInt.default(2),
+    inference: NonNegativeInt.default(1),
+    replay: z.union([z.literal(0), z.literal(1)]).default(1),
+    learner: z.union([z.literal(0), z.literal(1)]).default(1),
+    /** fault-injection workers, for tests and chaos runs */
+    fault: NonNegativeInt.default(0),
+  })
+  .prefault({});
+
+export const FaultConfig = z
+  .strictObject({
+    /** a fault worker crashes this long after it registers (null: only on command) */
+    crash_after_ms: NonNegativeInt.nullable().default(null),
+    crash_message: z.string().default('injected crash'),
+  })
+  .prefault({});
+
+export const Config = z.strictObject({
+  run_name: z.string().min(1).default('tti'),
+  seed: NonNegativeInt.default(0),
+  /** the policy: 'tfjs' for the embedded trainable model, or a chat model's name */
+  policy_lm: z.string().default('tfjs'),
+  lm_lr: z.number().positive().default(1e-3),
+  batch_size: PositiveInt.default(32),
+  /** episodes collected per iteration */
+  rollout_size: PositiveInt.default(64),
+  /** the most kept trajectories the learner samples per iteration */
+  actor_trajectories: PositiveInt.default(512),
+  actor_epochs: PositiveInt.default(1),
+  capacity: PositiveInt.default(100000),
+  iterations: PositiveInt.default(10),
+  /** the interaction horizon per iteration (TTI: 10, then 20, 20, then 30); the last entry repeats */
+  horizon_schedule: z.array(PositiveInt).min(1).default([10, 20, 20, 30]),
+  eval_horizon: PositiveInt.default(30),
+  eval_every: PositiveInt.default(1),
+  /** test-time re-check: answers before the min_try-th are not final */
+  min_try: PositiveInt.default(1),
+  temperature: z.number().nonnegative().default(1.0),
+  /** external WebArena host (TTI's key); null runs the embedded MiniArena */
+  webarena_host: z.string().nullable().default(null),
+  workers: WorkersConfig,
+  fault: FaultConfig,
+  supervisor: SupervisorConfig,
+  transport: TransportConfig,
+  log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+});
+
+export type Config = z.infer<typeof Config>;
