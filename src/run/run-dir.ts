@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { Endpoints } from '../actors/protocol.js';
 
 export class RunDir {
   readonly root: string;
@@ -74,6 +75,8 @@ export const SupervisorInfo = z.object({
   startedAt: z.number(),
   statusEndpoint: z.string(),
   eventsEndpoint: z.string(),
+  /** every socket of the run, for `tti-run worker --control` on another host and for probes */
+  endpoints: Endpoints,
 });
 export type SupervisorInfo = z.infer<typeof SupervisorInfo>;
 

@@ -289,6 +289,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     startedAt,
     statusEndpoint: endpoints.status,
     eventsEndpoint: endpoints.events,
+    endpoints,
   };
   writeFileAtomic(runDir.supervisorInfo, `${JSON.stringify(info, null, 2)}\n`);
   log.info(

@@ -1,0 +1,41 @@
+// Whole-run lifecycles in the foreground, as a user's terminal runs them.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { RunFixture } from '../helpers/run-fixture.js';
+
+test('SIGINT stops a foreground run: exit 0, state stopped, no process left', async (t) => {
+  const run = RunFixture.create();
+  t.after(() => run.cleanup());
+  await run.startForeground();
+  run.foreground?.kill('SIGINT');
+  assert.equal(await run.foregroundExit(20000), 0, run.foregroundOutput);
+  assert.deepEqual(await run.waitNoProcesses(3000), []);
+  const state = JSON.parse(readFileSync(path.join(run.runDir, 'state.json'), 'utf8')) as { state: string };
+  assert.equal(state.state, 'stopped');
+});
+
+test('a worker crashing in a loop stops the run after max_restarts, naming the role and its error', async (t) => {
+  const run = RunFixture.create();
+  t.after(() => run.cleanup());
+  await run.startForeground(
+    ['workers.fault=1', 'fault.crash_after_ms=100', 'fault.crash_message=boom-in-a-loop', 'supervisor.max_restarts=2'],
+    false,
+  );
+  const code = await run.foregroundExit(30000);
+  assert.equal(code, 3, run.foregroundOutput);
+  assert.match(run.foregroundOutput, /run failed: fault worker fault-0 .* restarted more than 2 times/);
+  assert.match(run.foregroundOutput, /last error: .*boom-in-a-loop/);
+  assert.deepEqual(await run.waitNoProcesses(3000), []);
+});
+
+test('workers exit by themselves when the supervisor is killed with SIGKILL', async (t) => {
+  const run = RunFixture.create();
+  t.after(() => run.cleanup());
+  const status = await run.startDetached();
+  const workerPids = status.workers.map((w) => w.pid);
+  assert.equal(workerPids.length, 4);
+  process.kill(status.pid, 'SIGKILL');
+  assert.deepEqual(await run.waitNoProcesses(5000), []);
+});

@@ -1,0 +1,99 @@
+// One real run (supervisor + 5 worker processes over ZeroMQ), exercised through the real CLI.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { StatusSnapshot } from '../../src/actors/protocol.js';
+import { RunFixture, runCli } from '../helpers/run-fixture.js';
+
+const run = RunFixture.create();
+let first: StatusSnapshot;
+
+before(async () => {
+  first = await run.startDetached(['workers.fault=1']);
+});
+after(() => run.cleanup());
+
+const worker = (s: StatusSnapshot, id: string) => {
+  const w = s.workers.find((x) => x.id === id);
+  assert.ok(w, `worker ${id} in status`);
+  return w;
+};
+
+test('every role registers and heartbeats', async () => {
+  assert.deepEqual(first.workers.map((w) => w.role).sort(), ['env', 'fault', 'inference', 'learner', 'replay']);
+  for (const w of first.workers) {
+    assert.equal(w.state, 'ready', `${w.id} ready`);
+    assert.equal(w.restarts, 0);
+    assert.ok(typeof w.pid === 'number' && w.pid > 0);
+  }
+  // Heartbeats keep arriving: every worker's last one is recent, a second later too.
+  await new Promise((r) => setTimeout(r, 1000));
+  const later = await run.waitFor((s) => s.workers.every((w) => (w.lastHeartbeatMs ?? 1e9) < 1000), 5000, 'fresh heartbeats');
+  assert.ok(later.uptimeMs > first.uptimeMs);
+  assert.equal(later.pid, first.pid);
+});
+
+test('status --json has the documented fields', async () => {
+  const result = await runCli(['status', '--run-dir', run.runDir, '--json']);
+  assert.equal(result.code, 0);
+  const s = JSON.parse(result.stdout) as Record<string, unknown>;
+  for (const key of ['pid', 'state', 'iteration', 'policyVersion', 'workers']) assert.ok(key in s, key);
+  const w = (s.workers as Record<string, unknown>[])[0] ?? {};
+  for (const key of ['role', 'id', 'pid', 'state', 'restarts', 'lastHeartbeatMs']) assert.ok(key in w, key);
+});
+
+test('a worker killed with SIGKILL is restarted and registers again within 5 s', async () => {
+  const before = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
+  assert.ok(before.pid);
+  const killedAt = Date.now();
+  process.kill(before.pid, 'SIGKILL');
+  const after = await run.waitFor(
+    (s) => {
+      const w = worker(s, 'env-0');
+      return w.state === 'ready' && w.pid !== before.pid && w.restarts === before.restarts + 1;
+    },
+    5000,
+    'env-0 restarted',
+  );
+  assert.ok(Date.now() - killedAt < 5000);
+  assert.notEqual(worker(after, 'env-0').pid, before.pid);
+  assert.equal(worker(after, 'env-0').restarts, 1);
+});
+
+test('a hung worker misses heartbeats, is killed and restarted', async () => {
+  const before = worker(await run.waitFor(() => true, 5000, 'status'), 'fault-0');
+  const result = await runCli(['inject', '--run-dir', run.runDir, '--worker', 'fault-0', '--fault', 'hang']);
+  assert.equal(result.code, 0, result.stderr);
+  const after = await run.waitFor(
+    (s) => worker(s, 'fault-0').restarts === before.restarts + 1 && worker(s, 'fault-0').state === 'ready',
+    10000,
+    'fault-0 restarted after hanging',
+  );
+  assert.match(worker(after, 'fault-0').lastError ?? '', /no heartbeat/);
+  assert.notEqual(worker(after, 'fault-0').pid, before.pid);
+});
+
+test('stop without the run token is refused and the run goes on', async () => {
+  const wrong = path.join(run.runDir, 'not-the-token');
+  writeFileSync(wrong, 'deadbeef\n');
+  const refused = await runCli(['stop', '--run-dir', run.runDir, '--token-file', wrong]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /refused/);
+  assert.match(refused.stderr, /token/);
+  const missing = await runCli(['stop', '--run-dir', run.runDir, '--token-file', path.join(run.runDir, 'nope')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /cannot read the run token/);
+  const still = await run.status();
+  assert.equal(still?.state, 'running');
+});
+
+test('tti-run stop ends the run with exit 0 and leaves no process behind', async () => {
+  const result = await runCli(['stop', '--run-dir', run.runDir]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /stopped/);
+  assert.deepEqual(await run.waitNoProcesses(3000), []);
+  const status = await runCli(['status', '--run-dir', run.runDir, '--json']);
+  assert.equal(status.code, 1);
+  assert.equal((JSON.parse(status.stdout) as { last: { state: string } }).last.state, 'stopped');
+});

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { projectRoot } from '../../src/paths.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'tti-config-'));
+const write = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
+test('the shipped configs load', () => {
+  const config = loadConfig(path.join(projectRoot, 'configs', 'miniarena.yaml'));
+  assert.equal(config.policy_lm, 'tfjs');
+  assert.deepEqual(config.horizon_schedule, [10, 20, 20, 30]);
+  assert.equal(config.supervisor.max_restarts, 5);
+});
+
+test('defaults fill what a file leaves out', () => {
+  const config = loadConfig(write('empty.yaml', ''));
+  assert.equal(config.min_try, 1);
+  assert.equal(config.transport.kind, 'ipc');
+});
+
+test('a bad value names the file, the key, the value and what was expected', () => {
+  const file = write('bad.yaml', 'rollout_size: -4\nsupervisor:\n  max_restarts: many\n');
+  assert.throws(
+    () => loadConfig(file),
+    (error: Error) =>
+      error instanceof ConfigError &&
+      error.message.includes(file) &&
+      /key 'rollout_size': got -4; .*>0/.test(error.message) &&
+      /key 'supervisor.max_restarts': got "many"; expected number/.test(error.message),
+  );
+});
+
+test('an unknown key is an error, not silently ignored', () => {
+  const file = write('typo.yaml', 'rolout_size: 8\n');
+  assert.throws(() => loadConfig(file), /unknown key 'rolout_size'/);
+});
+
+test('--set overrides with YAML values and is named in errors', () => {
+  const file = write('ok.yaml', 'rollout_size: 8\n');
+  const config = loadConfig(file, ['rollout_size=16', 'horizon_schedule=[5, 10]', 'workers.env=3']);
+  assert.equal(config.rollout_size, 16);
+  assert.deepEqual(config.horizon_schedule, [5, 10]);
+  assert.equal(config.workers.env, 3);
+  assert.throws(() => loadConfig(file, ['min_try=zero']), /--set min_try=zero[\s\S]*key 'min_try': got "zero"/);
+  assert.throws(() => loadConfig(file, ['nonsense']), /expected key=value/);
+});
+
+test('broken YAML and a missing file say so', () => {
+  assert.throws(() => loadConfig(write('broken.yaml', 'a: [1, 2\n')), /is not valid YAML/);
+  assert.throws(() => loadConfig(path.join(dir, 'missing.yaml')), /cannot read config/);
+});

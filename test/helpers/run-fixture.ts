@@ -1,0 +1,142 @@
+// Starts real runs through the real CLI, for integration tests.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StatusSnapshot } from '../../src/actors/protocol.js';
+import { cliEntry, projectRoot } from '../../src/paths.js';
+import { processesMatching } from './processes.js';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: readonly string[], timeoutMs = 60000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliEntry, ...args], { cwd: projectRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Settings that keep a test run small and quick to fail over. */
+export const SMALL_RUN = [
+  'workers.env=1',
+  'workers.inference=1',
+  'workers.replay=1',
+  'workers.learner=1',
+  'supervisor.heartbeat_interval_ms=200',
+  'supervisor.heartbeat_timeout_ms=2000',
+  'supervisor.backoff_initial_ms=50',
+  'supervisor.shutdown_timeout_ms=5000',
+];
+
+export class RunFixture {
+  foreground: ChildProcess | null = null;
+  foregroundOutput = '';
+
+  private constructor(readonly runDir: string) {}
+
+  static create(): RunFixture {
+    return new RunFixture(mkdtempSync(path.join(tmpdir(), 'tti-run-')));
+  }
+
+  /** Starts a detached run and waits for every worker to register. */
+  async startDetached(sets: readonly string[] = []): Promise<StatusSnapshot> {
+    const args = ['train', '--config', 'configs/miniarena.yaml', '--run-dir', this.runDir, '--detach'];
+    for (const s of [...SMALL_RUN, ...sets]) args.push('--set', s);
+    const result = await runCli(args);
+    if (result.code !== 0) throw new Error(`train --detach failed (${result.code}): ${result.stderr}`);
+    return this.waitFor((s) => s.state === 'running', 20000, 'all workers registered');
+  }
+
+  /** Starts `train` in the foreground (as a user's terminal would) and returns once it is running. */
+  async startForeground(sets: readonly string[] = [], waitRunning = true): Promise<void> {
+    const args = ['train', '--config', 'configs/miniarena.yaml', '--run-dir', this.runDir, '--view', 'log'];
+    for (const s of [...SMALL_RUN, ...sets]) args.push('--set', s);
+    this.foreground = spawn(process.execPath, [cliEntry, ...args], { cwd: projectRoot });
+    this.foreground.stdout?.on('data', (d: Buffer) => {
+      this.foregroundOutput += d.toString();
+    });
+    this.foreground.stderr?.on('data', (d: Buffer) => {
+      this.foregroundOutput += d.toString();
+    });
+    if (waitRunning) await this.waitFor((s) => s.state === 'running', 20000, 'all workers registered');
+  }
+
+  foregroundExit(timeoutMs: number): Promise<number | null> {
+    const child = this.foreground;
+    if (child === null) throw new Error('no foreground run');
+    if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`train did not exit in ${timeoutMs} ms`)), timeoutMs);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  }
+
+  async status(): Promise<StatusSnapshot | null> {
+    const result = await runCli(['status', '--run-dir', this.runDir, '--json'], 10000);
+    if (result.code !== 0) return null;
+    const parsed = JSON.parse(result.stdout) as StatusSnapshot;
+    return parsed;
+  }
+
+  async waitFor(
+    predicate: (s: StatusSnapshot) => boolean,
+    timeoutMs: number,
+    what: string,
+  ): Promise<StatusSnapshot> {
+    const deadline = Date.now() + timeoutMs;
+    let last: StatusSnapshot | null = null;
+    while (Date.now() < deadline) {
+      last = await this.status();
+      if (last !== null && predicate(last)) return last;
+      await sleep(100);
+    }
+    throw new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(last)}`);
+  }
+
+  /** Processes of this run still in the OS process table. */
+  processes(): number[] {
+    return processesMatching(this.runDir).map((p) => p.pid);
+  }
+
+  async waitNoProcesses(timeoutMs: number): Promise<number[]> {
+    const deadline = Date.now() + timeoutMs;
+    let left = this.processes();
+    while (left.length > 0 && Date.now() < deadline) {
+      await sleep(100);
+      left = this.processes();
+    }
+    return left;
+  }
+
+  /** Never leak: whatever a failed test left running is killed. */
+  async cleanup(): Promise<void> {
+    for (const pid of this.processes()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    rmSync(this.runDir, { recursive: true, force: true });
+  }
+}
