@@ -16,6 +16,17 @@ export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
 const WorkerId = z.string().min(1).max(128);
+
+// Hot columns (an observation's node list) are checked with one tight loop instead of zod's
+// per-element machinery: 1,200 elements cost ~1 µs this way against ~30 µs (bench/transport).
+const stringColumn = z.custom<string[]>(
+  (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+  'expected an array of strings',
+);
+const intColumn = z.custom<number[]>(
+  (v) => Array.isArray(v) && v.every((x) => Number.isInteger(x)),
+  'expected an array of integers',
+);
 const Count = z.number().int().nonnegative();
 
 /** Describes one raw frame that follows the header. */
@@ -120,12 +131,12 @@ export const NoTask = z.object({ type: z.literal('no_task'), requestId: Count, r
 export const Observation = z.object({
   text: z.string(),
   url: z.string(),
-  nodes: z.object({
-    ids: z.array(z.number().int()),
-    roles: z.array(z.string()),
-    names: z.array(z.string()),
-    depths: z.array(z.number().int()),
-  }),
+  nodes: z
+    .object({ ids: intColumn, roles: stringColumn, names: stringColumn, depths: intColumn })
+    .refine(
+      (n) => n.ids.length === n.roles.length && n.ids.length === n.names.length && n.ids.length === n.depths.length,
+      'node columns differ in length',
+    ),
   /** a note for the policy: an invalid action, a re-check request */
   note: z.string().nullable(),
   /** a JPEG screenshot travels as a raw frame; this says which one, if any */

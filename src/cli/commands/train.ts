@@ -103,7 +103,8 @@ export async function train(args: TrainArgs): Promise<number> {
     name: 'supervisor',
     level: config.log_level,
     runDir: runDir.root,
-    consoleLevel: live ? 'warn' : config.log_level,
+    // The live view shows events itself; log lines on the terminal would tear it.
+    consoleLevel: live ? null : config.log_level,
   });
   const supervisor = await startSupervisor({ config, runDir, token, resume: args.resume, log });
 
@@ -138,6 +139,7 @@ export async function train(args: TrainArgs): Promise<number> {
   if (timer) {
     clearInterval(timer);
     logUpdate.done();
+    process.stderr.write(`run ${outcome.state}: ${outcome.reason}\n`);
   }
   if (outcome.state === 'failed') log.error(`run failed: ${outcome.reason}`);
   else log.info(`run stopped: ${outcome.reason}`);
