@@ -7,10 +7,18 @@ import { transportBench } from './transport.bench.js';
 
 const resultsDir = path.join(projectRoot, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
-const machine = { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '?', date: new Date().toISOString() };
+const machine = {
+  node: process.version,
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model ?? '?',
+  date: new Date().toISOString(),
+};
 
 const transport = await transportBench({ rounds: 5, roundTrips: 2000, pipelined: 5000 });
-writeFileSync(path.join(resultsDir, 'transport.json'), `${JSON.stringify({ machine, ...transport }, null, 2)}\n`);
+writeFileSync(
+  path.join(resultsDir, 'transport.json'),
+  `${JSON.stringify({ machine, ...transport }, null, 2)}\n`,
+);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 process.stdout.write(
   `transport (${transport.observation.encodedBytes} B observation, ipc):\n` +

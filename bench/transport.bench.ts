@@ -41,7 +41,13 @@ function oursClient(endpoint: string): Client {
   const requester = new Requester(channel);
   const request = (step: number) =>
     requester.request(
-      { type: 'act_request', episodeId: 'bench', step, intent: 'Find the cheapest espresso machine', observation },
+      {
+        type: 'act_request',
+        episodeId: 'bench',
+        step,
+        intent: 'Find the cheapest espresso machine',
+        observation,
+      },
       (reply) => reply.step === step,
       10000,
     );
@@ -66,7 +72,13 @@ function bareClient(endpoint: string): Client {
   const dealer = new zmq.Dealer({ linger: 0 });
   dealer.connect(endpoint);
   const message = (step: number) =>
-    pack({ type: 'act_request', episodeId: 'bench', step, intent: 'Find the cheapest espresso machine', observation });
+    pack({
+      type: 'act_request',
+      episodeId: 'bench',
+      step,
+      intent: 'Find the cheapest espresso machine',
+      observation,
+    });
   return {
     async roundTrip(step) {
       await dealer.send(message(step));
@@ -142,7 +154,8 @@ async function weightsPublish(dir: string, megabytes: number, repeats: number) {
     const [frame] = await ack.receive();
     const { bytes } = unpack(frame!) as { bytes: number };
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (bytes !== tensors.reduce((n, t) => n + t.byteLength, 0)) throw new Error('weights arrived incomplete');
+    if (bytes !== tensors.reduce((n, t) => n + t.byteLength, 0))
+      throw new Error('weights arrived incomplete');
   }
   peer.kill();
   pub.close();
@@ -164,7 +177,13 @@ export async function transportBench(options: { rounds: number; roundTrips: numb
     const barePeer = await startPeer(['bare', `ipc://${dir}/bare.sock`]);
     const ours = oursClient(`ipc://${dir}/ours.sock`);
     const bare = bareClient(`ipc://${dir}/bare.sock`);
-    const rows: { round: number; kind: string; latencyUs: number; throughput: number; cpuPerMessageUs: number }[] = [];
+    const rows: {
+      round: number;
+      kind: string;
+      latencyUs: number;
+      throughput: number;
+      cpuPerMessageUs: number;
+    }[] = [];
     for (let round = 0; round < options.rounds; round++) {
       // Alternate which goes first so drift on a noisy machine hits both alike.
       const sides = [

@@ -134,7 +134,10 @@ export const Observation = z.object({
   nodes: z
     .object({ ids: intColumn, roles: stringColumn, names: stringColumn, depths: intColumn })
     .refine(
-      (n) => n.ids.length === n.roles.length && n.ids.length === n.names.length && n.ids.length === n.depths.length,
+      (n) =>
+        n.ids.length === n.roles.length &&
+        n.ids.length === n.names.length &&
+        n.ids.length === n.depths.length,
       'node columns differ in length',
     ),
   /** a note for the policy: an invalid action, a re-check request */

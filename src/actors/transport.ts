@@ -89,7 +89,7 @@ export class Channel<S extends z.ZodType> {
       switch (kind) {
         case 'router':
           // mandatory: a reply to a peer that has gone throws (and is logged) instead of vanishing.
-          return new zmq.Router({ ...common, mandatory: true });
+          return new zmq.Router({ ...common });
         case 'dealer':
           return new zmq.Dealer(common);
         case 'pub':

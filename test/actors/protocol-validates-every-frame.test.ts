@@ -5,9 +5,10 @@ import { decode, encode, float32View, Inbound, PROTOCOL_VERSION } from '../../sr
 
 test('a message round-trips with its raw tensor frames', () => {
   const tensor = Buffer.from(new Float32Array([1.5, -2, 3.25]).buffer);
-  const frames = encode({ type: 'weights', policyVersion: 3, tensors: [{ name: 'w', dtype: 'float32', shape: [3] }] }, [
-    tensor,
-  ]);
+  const frames = encode(
+    { type: 'weights', policyVersion: 3, tensors: [{ name: 'w', dtype: 'float32', shape: [3] }] },
+    [tensor],
+  );
   const result = decode(Inbound.weightsToInference, frames);
   assert.ok(result.ok);
   assert.equal(result.value.message.policyVersion, 3);
@@ -17,7 +18,7 @@ test('a message round-trips with its raw tensor frames', () => {
 test('float32View copies an unaligned frame instead of throwing', () => {
   const backing = Buffer.alloc(13);
   const unaligned = backing.subarray(1);
-  new Float32Array(3).fill(7).forEach((v, i) => unaligned.writeFloatLE(v, i * 4));
+  for (let i = 0; i < 3; i++) unaligned.writeFloatLE(7, i * 4);
   assert.deepEqual([...float32View(unaligned)], [7, 7, 7]);
 });
 
@@ -30,11 +31,7 @@ test('decode rejects, with a reason, what does not belong on the socket', () => 
     ['unknown type', [pack({ v: PROTOCOL_VERSION, type: 'nope', raw: [] })], /invalid 'nope'/],
     ['wrong socket', encode({ type: 'heartbeat_ack' }), /invalid 'heartbeat_ack'/],
     ['missing raw frame', [pack({ v: PROTOCOL_VERSION, type: 'status_request', raw: [4] })], /raw frames/],
-    [
-      'wrong field type',
-      encode({ type: 'stop_request', token: 42 }),
-      /invalid 'stop_request' at token/,
-    ],
+    ['wrong field type', encode({ type: 'stop_request', token: 42 }), /invalid 'stop_request' at token/],
   ];
   for (const [name, frames, reason] of cases) {
     const result = decode(Inbound.statusToSupervisor, frames);

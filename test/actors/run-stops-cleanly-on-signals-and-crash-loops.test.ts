@@ -20,7 +20,12 @@ test('a worker crashing in a loop stops the run after max_restarts, naming the r
   const run = RunFixture.create();
   t.after(() => run.cleanup());
   await run.startForeground(
-    ['workers.fault=1', 'fault.crash_after_ms=100', 'fault.crash_message=boom-in-a-loop', 'supervisor.max_restarts=2'],
+    [
+      'workers.fault=1',
+      'fault.crash_after_ms=100',
+      'fault.crash_message=boom-in-a-loop',
+      'supervisor.max_restarts=2',
+    ],
     false,
   );
   const code = await run.foregroundExit(30000);

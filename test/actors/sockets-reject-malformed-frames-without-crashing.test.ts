@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pack } from 'msgpackr';
 import * as zmq from 'zeromq';
 import type { StatusSnapshot } from '../../src/actors/protocol.js';
@@ -38,7 +38,8 @@ async function sendAll(endpoint: string, kind: 'dealer' | 'push'): Promise<void>
   socket.close();
 }
 
-const rejectedBy = (s: StatusSnapshot, id: string) => s.workers.find((w) => w.id === id)?.rejectedFrames ?? -1;
+const rejectedBy = (s: StatusSnapshot, id: string) =>
+  s.workers.find((w) => w.id === id)?.rejectedFrames ?? -1;
 
 test('every bound socket counts and drops malformed frames and unknown types', async () => {
   const { endpoints } = info;
@@ -72,8 +73,20 @@ test('every bound socket counts and drops malformed frames and unknown types', a
 
 test("a worker's garbage on the control socket is rejected by the supervisor", async () => {
   const before = await run.waitFor(() => true, 5000, 'status');
-  const result = await runCli(['inject', '--run-dir', run.runDir, '--worker', 'fault-0', '--fault', 'garbage']);
+  const result = await runCli([
+    'inject',
+    '--run-dir',
+    run.runDir,
+    '--worker',
+    'fault-0',
+    '--fault',
+    'garbage',
+  ]);
   assert.equal(result.code, 0, result.stderr);
-  const after = await run.waitFor((s) => s.rejectedFrames >= before.rejectedFrames + 2, 5000, 'garbage rejected');
+  const after = await run.waitFor(
+    (s) => s.rejectedFrames >= before.rejectedFrames + 2,
+    5000,
+    'garbage rejected',
+  );
   assert.equal(after.workers.find((w) => w.id === 'fault-0')?.restarts, 0);
 });

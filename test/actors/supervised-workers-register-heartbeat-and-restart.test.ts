@@ -1,9 +1,10 @@
 // One real run (supervisor + 5 worker processes over ZeroMQ), exercised through the real CLI.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { StatusSnapshot } from '../../src/actors/protocol.js';
+import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const run = RunFixture.create();
@@ -21,7 +22,13 @@ const worker = (s: StatusSnapshot, id: string) => {
 };
 
 test('every role registers and heartbeats', async () => {
-  assert.deepEqual(first.workers.map((w) => w.role).sort(), ['env', 'fault', 'inference', 'learner', 'replay']);
+  assert.deepEqual(first.workers.map((w) => w.role).sort(), [
+    'env',
+    'fault',
+    'inference',
+    'learner',
+    'replay',
+  ]);
   for (const w of first.workers) {
     assert.equal(w.state, 'ready', `${w.id} ready`);
     assert.equal(w.restarts, 0);
@@ -29,7 +36,11 @@ test('every role registers and heartbeats', async () => {
   }
   // Heartbeats keep arriving: every worker's last one is recent, a second later too.
   await new Promise((r) => setTimeout(r, 1000));
-  const later = await run.waitFor((s) => s.workers.every((w) => (w.lastHeartbeatMs ?? 1e9) < 1000), 5000, 'fresh heartbeats');
+  const later = await run.waitFor(
+    (s) => s.workers.every((w) => (w.lastHeartbeatMs ?? 1e9) < 1000),
+    5000,
+    'fresh heartbeats',
+  );
   assert.ok(later.uptimeMs > first.uptimeMs);
   assert.equal(later.pid, first.pid);
 });
@@ -74,6 +85,44 @@ test('a hung worker misses heartbeats, is killed and restarted', async () => {
   assert.notEqual(worker(after, 'fault-0').pid, before.pid);
 });
 
+test('a process posing as a running worker is refused and exits; the real one is untouched', async () => {
+  const info = JSON.parse(readFileSync(path.join(run.runDir, 'supervisor.json'), 'utf8')) as SupervisorInfo;
+  const before = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
+  const impostor = await runCli(
+    [
+      'worker',
+      '--role',
+      'env',
+      '--id',
+      'env-0',
+      '--control',
+      info.endpoints.control,
+      '--register-timeout',
+      '5000',
+    ],
+    15000,
+  );
+  assert.equal(impostor.code, 1);
+  const unknown = await runCli(
+    [
+      'worker',
+      '--role',
+      'env',
+      '--id',
+      'env-9',
+      '--control',
+      info.endpoints.control,
+      '--register-timeout',
+      '5000',
+    ],
+    15000,
+  );
+  assert.equal(unknown.code, 1);
+  const after = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
+  assert.equal(after.pid, before.pid);
+  assert.equal(after.restarts, before.restarts);
+});
+
 test('stop without the run token is refused and the run goes on', async () => {
   const wrong = path.join(run.runDir, 'not-the-token');
   writeFileSync(wrong, 'deadbeef\n');
@@ -81,7 +130,13 @@ test('stop without the run token is refused and the run goes on', async () => {
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /refused/);
   assert.match(refused.stderr, /token/);
-  const missing = await runCli(['stop', '--run-dir', run.runDir, '--token-file', path.join(run.runDir, 'nope')]);
+  const missing = await runCli([
+    'stop',
+    '--run-dir',
+    run.runDir,
+    '--token-file',
+    path.join(run.runDir, 'nope'),
+  ]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /cannot read the run token/);
   const still = await run.status();

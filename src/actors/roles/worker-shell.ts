@@ -65,7 +65,11 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     if (!exiting) {
       exiting = true;
       if (code === 0) log.info(`exiting: ${why}`);
-      else log.error(`exiting: ${why}`);
+      else {
+        log.error(`exiting: ${why}`);
+        // stderr's last line is what the supervisor reports as this worker's last error.
+        process.stderr.write(`${args.workerId}: ${why}\n`);
+      }
       control.close();
       await flushLogger(log);
     }
@@ -76,7 +80,6 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
   // which the supervisor keeps as the worker's last error.
   const die = (error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${args.workerId}: ${message}\n`);
     control
       .send({ type: 'worker_error', workerId: args.workerId, message, fatal: true })
       .catch(() => undefined)
@@ -107,14 +110,6 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
   };
   process.on('SIGTERM', () => void stop(5000, 'SIGTERM'));
   process.on('SIGINT', () => void stop(5000, 'SIGINT'));
-
-  await control.send({
-    type: 'register',
-    role: args.role,
-    workerId: args.workerId,
-    pid: process.pid,
-    hostname: os.hostname(),
-  });
 
   const counters: Record<string, number> = {};
   let lastHeardFromSupervisor = Date.now();
@@ -170,6 +165,14 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     }
   };
 
+  // Register once the receive loop is running, so the welcome has a reader from the start.
+  await control.send({
+    type: 'register',
+    role: args.role,
+    workerId: args.workerId,
+    pid: process.pid,
+    hostname: os.hostname(),
+  });
   const timeout = new Promise<null>((resolve) =>
     setTimeout(() => resolve(null), args.registerTimeoutMs).unref(),
   );

@@ -164,6 +164,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       controlEndpoint: endpoints.control,
       log,
       sendControl: (peer, message) => control.sendTo(peer, message),
+      welcome: registered,
       onGaveUp: (_spec, message) => void requestStop(message, true),
       onReady: (s) => dispatch(runActor, { kind: 'worker_ready', workerId: s.id }),
       onEvent: publish,
@@ -194,11 +195,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
             return;
           }
           dispatch(worker.ref, { kind: 'register', pid: message.pid, peer });
-          await control.sendTo(peer, registered(worker.spec)).catch(() => undefined);
           return;
         case 'heartbeat':
           dispatch(worker.ref, { kind: 'heartbeat', stats: message.stats, peer });
-          await control.sendTo(peer, { type: 'heartbeat_ack' }).catch(() => undefined);
           return;
         case 'worker_error':
           dispatch(worker.ref, { kind: 'error', message: message.message });

@@ -35,6 +35,8 @@ export interface WorkerEnv {
   log: Logger;
   /** sends a control message to a registered child */
   sendControl(peer: Buffer, message: object): Promise<void>;
+  /** the `registered` reply for this worker */
+  welcome(spec: WorkerSpec): object;
   /** tells the run that a worker passed its restart intensity */
   onGaveUp(spec: WorkerSpec, lastError: string): void;
   onReady(spec: WorkerSpec): void;
@@ -150,19 +152,35 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           return startChild(state, ctx.self);
 
         case 'register':
-          // A process we did not start (a stale one from before a restart) is ignored.
+          // A process we did not start (a stale one from before a restart) is told to go away.
           if (msg.pid !== state.pid) {
             env.log.warn(
-              `${spec.id}: register from unexpected pid ${msg.pid} (expected ${state.pid}); ignored`,
+              `${spec.id}: register from unexpected pid ${msg.pid} (expected ${state.pid}); refused`,
             );
+            void env
+              .sendControl(msg.peer, {
+                type: 'refused',
+                reason: `${spec.id} is pid ${state.pid}, not ${msg.pid}`,
+              })
+              .catch(() => undefined);
             return state;
           }
+          void env
+            .sendControl(msg.peer, env.welcome(spec))
+            .catch((error: Error) => env.log.warn(`${spec.id}: welcome lost: ${error.message}`));
           env.onReady(spec);
           env.onEvent('worker_ready', `${spec.id} registered (pid ${msg.pid}, restarts ${state.restarts})`);
           return { ...state, peer: msg.peer, state: 'ready', lastHeartbeatAt: now };
 
         case 'heartbeat':
-          if (state.peer === null || !msg.peer.equals(state.peer)) return state;
+          if (state.peer === null || !msg.peer.equals(state.peer)) {
+            env.log.warn(`${spec.id}: heartbeat from an unregistered peer (state ${state.state}); refused`);
+            void env
+              .sendControl(msg.peer, { type: 'refused', reason: `not the registered ${spec.id}` })
+              .catch(() => undefined);
+            return state;
+          }
+          void env.sendControl(msg.peer, { type: 'heartbeat_ack' }).catch(() => undefined);
           return {
             ...state,
             lastHeartbeatAt: now,
