@@ -1,0 +1,117 @@
+import type { EpisodeSession } from '../browser/session.js';
+import type { ElementRef } from '../observation/ax-tree.js';
+import type { Action } from './types.js';
+
+/** An action that cannot be done on this page (unknown id, no tab 5): the episode goes on with a note. */
+export class ImpossibleActionError extends Error {
+  override name = 'ImpossibleActionError';
+}
+
+export interface ExecuteOptions {
+  /** Timeout for navigations (goto, go_back, go_forward). */
+  timeoutMs: number;
+}
+
+function center(elements: ReadonlyMap<string, ElementRef>, id: string): { x: number; y: number } {
+  const el = elements.get(id);
+  if (!el) throw new ImpossibleActionError(`there is no element [${id}] in the current observation`);
+  if (!el.bounds) throw new ImpossibleActionError(`element [${id}] has no position on the page`);
+  const [x, y, w, h] = el.bounds;
+  return { x: x + w / 2, y: y + h / 2 };
+}
+
+/**
+ * Executes an action as WebArena does: mouse events at the centre of the element's box from the
+ * observation, keyboard typing without clearing (TTI's Type clears first), window scroll by
+ * innerHeight (TTI: 2/3 of it). Stop and none do nothing here.
+ */
+export async function executeAction(
+  session: EpisodeSession,
+  elements: ReadonlyMap<string, ElementRef>,
+  action: Action,
+  opts: ExecuteOptions,
+): Promise<void> {
+  const page = session.current;
+  switch (action.type) {
+    case 'click': {
+      const c = center(elements, action.elementId);
+      await page.mouse.click(c.x, c.y);
+      return;
+    }
+    case 'hover': {
+      const c = center(elements, action.elementId);
+      await page.mouse.move(c.x, c.y);
+      return;
+    }
+    case 'type': {
+      const c = center(elements, action.elementId);
+      await page.mouse.click(c.x, c.y);
+      if (action.clearFirst) {
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.press('Backspace');
+      }
+      // keyboard.type turns "\n" into Enter, as WebArena's appended newline does.
+      await page.keyboard.type(action.pressEnter ? `${action.text}\n` : action.text);
+      return;
+    }
+    case 'press': {
+      let key = action.keyComb;
+      if (key.includes('Meta')) {
+        const platform = String(await page.evaluate('navigator.platform'));
+        if (!platform.includes('Mac')) key = key.replaceAll('Meta', 'Control');
+      }
+      await page.keyboard.press(key);
+      return;
+    }
+    case 'scroll': {
+      const sign = action.direction === 'up' ? '-' : '+';
+      if (action.elementId) {
+        const c = center(elements, action.elementId);
+        await page.mouse.move(c.x, c.y);
+        const h = Number(await page.evaluate('window.innerHeight'));
+        await page.mouse.wheel(0, ((action.direction === 'up' ? -1 : 1) * h * 2) / 3);
+        return;
+      }
+      const amount = action.by === 'page' ? 'window.innerHeight' : '(window.innerHeight * 2 / 3)';
+      await page.evaluate(
+        `(document.scrollingElement || document.body).scrollTop = (document.scrollingElement || document.body).scrollTop ${sign} ${amount};`,
+      );
+      return;
+    }
+    case 'new_tab': {
+      const p = await session.context.newPage();
+      session.current = p;
+      return;
+    }
+    case 'tab_focus': {
+      const p = session.pages()[action.pageNumber];
+      if (!p)
+        throw new ImpossibleActionError(
+          `there is no tab ${action.pageNumber} (${session.pages().length} open)`,
+        );
+      session.current = p;
+      await p.bringToFront();
+      return;
+    }
+    case 'close_tab': {
+      await page.close();
+      const left = session.pages();
+      session.current = left.length > 0 ? left[left.length - 1]! : await session.context.newPage();
+      if (left.length > 0) await session.current.bringToFront();
+      return;
+    }
+    case 'goto':
+      await page.goto(action.url, { timeout: opts.timeoutMs });
+      return;
+    case 'go_back':
+      await page.goBack({ timeout: opts.timeoutMs });
+      return;
+    case 'go_forward':
+      await page.goForward({ timeout: opts.timeoutMs });
+      return;
+    case 'wait':
+    case 'stop':
+    case 'none':
+      return;
+  }
+}

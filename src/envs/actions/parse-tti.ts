@@ -1,0 +1,52 @@
+import type { Action } from './types.js';
+
+/**
+ * TTI's replies: "Thought: … Action: <one of>" Click [n] · Type [n] [text] · Scroll [up|down] ·
+ * Scroll [n] [up|down] · GoBack · Wait · ANSWER [text]. Missing "Thought:" or "Action:", or
+ * Click/Type without [digits], is invalid (a "none" action with the reason).
+ */
+export function parseTtiReply(reply: string): Action {
+  if (!reply.includes('Thought:') || !reply.includes('Action:')) {
+    return { type: 'none', error: 'Format ERROR: the reply must contain both "Thought:" and "Action:"' };
+  }
+  const a = reply.slice(reply.lastIndexOf('Action:') + 'Action:'.length).trim();
+  let m: RegExpExecArray | null;
+  if (/^Click\b/.test(a)) {
+    m = /^Click\s*\[(\d+)\]/.exec(a);
+    if (m) return { type: 'click', elementId: m[1]! };
+    return {
+      type: 'none',
+      error: `Format ERROR: Click needs an element number in brackets, got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  if (/^Type\b/.test(a)) {
+    m = /^Type\s*\[(\d+)\][;\s]*\[([\s\S]*)\]\s*$/.exec(a);
+    if (m) return { type: 'type', elementId: m[1]!, text: m[2]!, pressEnter: true, clearFirst: true };
+    return {
+      type: 'none',
+      error: `Format ERROR: Type needs [number] [text], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  if (/^Scroll\b/.test(a)) {
+    m = /^Scroll\s*\[?(up|down)\]?/i.exec(a);
+    if (m) return { type: 'scroll', direction: m[1]!.toLowerCase() as 'up' | 'down', by: 'two-thirds' };
+    m = /^Scroll\s*\[?(\d+|WINDOW)\]?[;\s]*\[?(up|down)\]?/i.exec(a);
+    if (m) {
+      const direction = m[2]!.toLowerCase() as 'up' | 'down';
+      return m[1]!.toUpperCase() === 'WINDOW'
+        ? { type: 'scroll', direction, by: 'two-thirds' }
+        : { type: 'scroll', direction, by: 'two-thirds', elementId: m[1]! };
+    }
+    return {
+      type: 'none',
+      error: `Format ERROR: Scroll needs [up|down] or [number] [up|down], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  if (/^GoBack\b/.test(a)) return { type: 'go_back' };
+  if (/^Wait\b/.test(a)) return { type: 'wait' };
+  if (/^ANSWER\b/.test(a)) {
+    m = /^ANSWER[;\s]*\[([\s\S]*)\]/.exec(a);
+    return { type: 'stop', answer: (m ? m[1]! : a.replace(/^ANSWER[;:\s]*/, '')).trim() };
+  }
+  return { type: 'none', error: `Format ERROR: unknown action ${JSON.stringify(a.slice(0, 80))}` };
+}

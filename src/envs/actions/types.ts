@@ -1,0 +1,82 @@
+/** Every action the env executes: WebArena's action space plus TTI's Wait and element scroll. */
+export type Action =
+  | { type: 'click'; elementId: string }
+  | { type: 'hover'; elementId: string }
+  /** WebArena types without clearing; TTI's Type clears the field first. */
+  | { type: 'type'; elementId: string; text: string; pressEnter: boolean; clearFirst: boolean }
+  | { type: 'press'; keyComb: string }
+  /** WebArena scrolls the window by a page; TTI by 2/3 of it, or the element under the mouse. */
+  | { type: 'scroll'; direction: 'up' | 'down'; by: 'page' | 'two-thirds'; elementId?: string }
+  | { type: 'new_tab' }
+  | { type: 'tab_focus'; pageNumber: number }
+  | { type: 'close_tab' }
+  | { type: 'goto'; url: string }
+  | { type: 'go_back' }
+  | { type: 'go_forward' }
+  | { type: 'wait' }
+  | { type: 'stop'; answer: string }
+  /** A reply that did not parse; executing it does nothing (WebArena's NONE action). */
+  | { type: 'none'; error: string };
+
+export type ActionType = Action['type'];
+
+export type ActionFormat = 'webarena' | 'tti';
+
+export class ActionParsingError extends Error {
+  override name = 'ActionParsingError';
+}
+
+/** WebArena's is_equivalent, used by the repeated-action early stop (type compares the element only). */
+export function isEquivalent(a: Action, b: Action): boolean {
+  if (a.type !== b.type) return false;
+  switch (a.type) {
+    case 'none':
+    case 'new_tab':
+    case 'go_back':
+    case 'go_forward':
+    case 'close_tab':
+    case 'wait':
+      return true;
+    case 'click':
+    case 'hover':
+    case 'type':
+      return a.elementId === (b as { elementId: string }).elementId;
+    case 'scroll': {
+      const s = b as typeof a;
+      return a.direction === s.direction && a.elementId === s.elementId;
+    }
+    case 'press':
+      return a.keyComb === (b as typeof a).keyComb;
+    case 'tab_focus':
+      return a.pageNumber === (b as typeof a).pageNumber;
+    case 'goto':
+      return a.url === (b as typeof a).url;
+    case 'stop':
+      return a.answer === (b as typeof a).answer;
+  }
+}
+
+/** The action in WebArena's string form, for records and prompts' action history. */
+export function describeAction(a: Action): string {
+  switch (a.type) {
+    case 'click':
+    case 'hover':
+      return `${a.type} [${a.elementId}]`;
+    case 'type':
+      return `type [${a.elementId}] [${a.text}] [${a.pressEnter ? 1 : 0}]`;
+    case 'press':
+      return `press [${a.keyComb}]`;
+    case 'scroll':
+      return a.elementId ? `scroll [${a.elementId}] [${a.direction}]` : `scroll [${a.direction}]`;
+    case 'tab_focus':
+      return `tab_focus [${a.pageNumber}]`;
+    case 'goto':
+      return `goto [${a.url}]`;
+    case 'stop':
+      return `stop [${a.answer}]`;
+    case 'none':
+      return `none (${a.error})`;
+    default:
+      return a.type;
+  }
+}

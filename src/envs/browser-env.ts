@@ -1,0 +1,419 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { executeAction, ImpossibleActionError } from './actions/execute.js';
+import { parseTtiReply } from './actions/parse-tti.js';
+import { parseWebArenaReply } from './actions/parse-webarena.js';
+import { type Action, type ActionFormat, describeAction, isEquivalent } from './actions/types.js';
+import { launchBrowser, newEpisodeContext } from './browser/launch.js';
+import { EpisodeSession } from './browser/session.js';
+import { evaluateTask } from './evaluators/evaluate.js';
+import type { Judge } from './evaluators/judge.js';
+import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
+import { combineVerdicts, errorMessage } from './evaluators/verdict.js';
+import type { ElementRef } from './observation/ax-tree.js';
+import { type Observation, type ObservationOptions, observe } from './observation/observe.js';
+import { type EndReason, type EpisodeRecord, type StepRecord, writeEpisodeRecord } from './record.js';
+import { unresolvedPlaceholders } from './tasks/hosts.js';
+import type { Task } from './tasks/task.js';
+
+export interface BrowserEnvConfig {
+  /** Chromium to run; found with findChromium() when absent. */
+  executablePath?: string;
+  /** How model replies are read: WebArena's ``` blocks or TTI's "Thought: … Action: …". */
+  actionFormat?: ActionFormat;
+  /** Most actions per episode (WebArena's max_steps, TTI's max_iter). */
+  horizon?: number;
+  /** Answers needed before one is final; 1 = the first answer ends the episode. */
+  minTry?: number;
+  observation?: ObservationOptions;
+  /** Cap on one step: executing the action, waiting for load, observing. */
+  actionTimeoutMs?: number;
+  /** Cap on a whole episode, wall clock. */
+  episodeTimeoutMs?: number;
+  /** Cap on waiting for the page to load and go quiet after an action. */
+  loadCapMs?: number;
+  /** How long the network must be quiet before observing. */
+  quietMs?: number;
+  /** WebArena's early stops; 0 turns one off. */
+  earlyStop?: { parsingFailures?: number; repeatedActions?: number };
+  /** Origins WebArena-kind tasks may reach; other requests are blocked and listed in the record. */
+  allowedOrigins?: string[];
+  judge?: Judge;
+  helpers?: ProgramHtmlHelpers;
+  /** Cap on scoring the final state (program_html may navigate). */
+  evaluationTimeoutMs?: number;
+  /** When set, each finished episode is written to recordDir/<episodeId>/. */
+  recordDir?: string;
+}
+
+export interface ResetOptions {
+  horizon?: number;
+  minTry?: number;
+  episodeId?: string;
+}
+
+export interface StepResult {
+  /** The next observation; null once the episode is done. */
+  observation: Observation | null;
+  done: boolean;
+  action: Action;
+  /** Set when done: the whole episode, scored. */
+  record: EpisodeRecord | null;
+}
+
+export class EpisodeSetupError extends Error {
+  override name = 'EpisodeSetupError';
+}
+
+class StepTimeout extends Error {
+  override name = 'StepTimeout';
+}
+
+export const RECHECK_NOTE =
+  'You have just given an answer. Before it is final, pause and check the page again: if the task is ' +
+  'done, double-check (and revise if needed) and answer again; if it is not done, continue with the task.';
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StepTimeout(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+interface Episode {
+  id: string;
+  task: Task;
+  horizon: number;
+  minTry: number;
+  triesLeft: number;
+  session: EpisodeSession;
+  elements: Map<string, ElementRef>;
+  observation: Observation;
+  actions: Action[];
+  steps: StepRecord[];
+  screenshots: Map<number, Buffer>;
+  lastAnswer: string | null;
+  blocked: string[];
+  startedAt: number;
+}
+
+/**
+ * The browser environment: one Chromium, a fresh context per episode.
+ * reset(task) → observation; step(reply) → next observation, until done, when the final page has
+ * been scored and the episode record is returned.
+ */
+export class BrowserEnv {
+  readonly config: Readonly<BrowserEnvConfig>;
+  private browser: Browser;
+  private episode: Episode | null = null;
+
+  private constructor(browser: Browser, config: BrowserEnvConfig) {
+    this.browser = browser;
+    this.config = config;
+  }
+
+  static async launch(config: BrowserEnvConfig = {}): Promise<BrowserEnv> {
+    const browser = await launchBrowser({ executablePath: config.executablePath });
+    return new BrowserEnv(browser, config);
+  }
+
+  get format(): ActionFormat {
+    return this.config.actionFormat ?? 'webarena';
+  }
+
+  private get actionTimeoutMs(): number {
+    return this.config.actionTimeoutMs ?? 30_000;
+  }
+
+  /** Starts an episode on the task: new context, start URLs (one tab each), first observation. */
+  async reset(task: Task, opts: ResetOptions = {}): Promise<Observation> {
+    if (this.episode) await this.abandon();
+    if (!this.browser.isConnected()) {
+      // Chromium died under us: start another so the worker goes on.
+      this.browser = await launchBrowser({ executablePath: this.config.executablePath });
+    }
+    for (const u of task.startUrls) {
+      const missing = unresolvedPlaceholders(u);
+      if (missing.length)
+        throw new EpisodeSetupError(`task ${task.id}: no host configured for ${missing.join(', ')}`);
+    }
+    const blocked: string[] = [];
+    const context = await newEpisodeContext(this.browser, {
+      storageState: task.requireLogin ? task.storageState : null,
+      allowedOrigins: task.kind === 'webarena' ? this.config.allowedOrigins : undefined,
+      onBlocked: (url) => blocked.push(url),
+    }).catch((e: unknown) => {
+      throw new EpisodeSetupError(`task ${task.id}: ${errorMessage(e)}`);
+    });
+    const loadCap = this.config.loadCapMs ?? 10_000;
+    try {
+      const session = await withTimeout(
+        (async () => {
+          const pages = [];
+          for (const url of task.startUrls) {
+            const p = await context.newPage();
+            pages.push(p);
+            await p.goto(url, { timeout: this.actionTimeoutMs, waitUntil: 'commit' });
+          }
+          const s = new EpisodeSession(context, pages[0]!);
+          await pages[0]!.bringToFront();
+          if (!(await s.settle(loadCap, this.config.quietMs))) await s.stopLoading();
+          return s;
+        })(),
+        this.actionTimeoutMs * Math.max(1, task.startUrls.length),
+        'opening the start URLs',
+      );
+      const horizon = opts.horizon ?? this.config.horizon ?? 30;
+      const minTry = Math.max(1, opts.minTry ?? this.config.minTry ?? 1);
+      const startedAt = Date.now();
+      const obs = await withTimeout(this.observeNow(session), this.actionTimeoutMs, 'the first observation');
+      this.episode = {
+        id: opts.episodeId ?? randomUUID(),
+        task,
+        horizon,
+        minTry,
+        triesLeft: minTry,
+        session,
+        elements: obs.elements,
+        observation: obs.observation,
+        actions: [],
+        steps: [],
+        screenshots: new Map(),
+        lastAnswer: null,
+        blocked,
+        startedAt,
+      };
+      return obs.observation;
+    } catch (e) {
+      void closeQuietly(context);
+      throw new EpisodeSetupError(`task ${task.id}: could not start the episode: ${errorMessage(e)}`);
+    }
+  }
+
+  /** Observes; a navigation that lands mid-observation gets the page a moment to load, then a retry (as WebArena does). */
+  private async observeNow(session: EpisodeSession) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await observe(session.current, await session.client(), this.config.observation ?? {});
+      } catch (e) {
+        if (attempt >= 2 || session.crashed || session.current.isClosed()) throw e;
+        if (!(await session.settle(this.config.loadCapMs ?? 10_000, this.config.quietMs)))
+          await session.stopLoading();
+      }
+    }
+  }
+
+  private parse(reply: string): Action {
+    return this.format === 'tti' ? parseTtiReply(reply) : parseWebArenaReply(reply);
+  }
+
+  /** Takes the model's reply (or an already parsed action) and advances the episode one step. */
+  async step(replyOrAction: string | Action): Promise<StepResult> {
+    const ep = this.episode;
+    if (!ep) throw new Error('step() before reset(): start an episode with reset(task) first');
+    const reply = typeof replyOrAction === 'string' ? replyOrAction : null;
+    const action = typeof replyOrAction === 'string' ? this.parse(replyOrAction) : replyOrAction;
+    const started = Date.now();
+    const step: StepRecord = {
+      index: ep.steps.length,
+      url: ep.observation.url,
+      observation: ep.observation.text,
+      notes: ep.observation.notes,
+      reply,
+      action,
+      actionText: describeAction(action),
+      result: [],
+      startedAt: new Date(started).toISOString(),
+      actMs: 0,
+      observeMs: 0,
+    };
+    if (ep.observation.screenshot) {
+      step.screenshotFile = `step-${String(step.index).padStart(3, '0')}.jpg`;
+      ep.screenshots.set(step.index, ep.observation.screenshot);
+    }
+    ep.steps.push(step);
+    ep.actions.push(action);
+
+    const episodeLeft = (this.config.episodeTimeoutMs ?? 600_000) - (started - ep.startedAt);
+    if (episodeLeft <= 0) return this.finish(action, 'episode_timeout', 'the episode ran out of time', false);
+
+    if (action.type === 'stop') {
+      ep.lastAnswer = action.answer;
+      ep.triesLeft -= 1;
+      if (ep.triesLeft <= 0) return this.finish(action, 'answer', null, true);
+      step.result.push(RECHECK_NOTE);
+    } else if (action.type === 'none') {
+      step.result.push(`Invalid action: ${action.error}`);
+    }
+
+    const budget = Math.min(this.actionTimeoutMs, episodeLeft);
+    try {
+      await withTimeout(
+        (async () => {
+          // Navigations get a little less than the step so a slow server is a failed action (a
+          // note), while only a tab that stops answering reaches the step's own timeout.
+          const deadline = started + budget;
+          await executeAction(ep.session, ep.elements, action, {
+            timeoutMs: Math.max(100, budget - Math.min(1000, budget / 4)),
+          });
+          const left = deadline - Date.now() - Math.min(500, budget / 10);
+          const settled = await ep.session.settle(
+            Math.max(1, Math.min(this.config.loadCapMs ?? 10_000, left)),
+            this.config.quietMs,
+          );
+          if (!settled) await ep.session.stopLoading();
+        })(),
+        budget,
+        `executing ${describeAction(action)}`,
+      );
+    } catch (e) {
+      if (e instanceof StepTimeout) {
+        const reason = budget < this.actionTimeoutMs ? 'episode_timeout' : 'action_timeout';
+        return this.finish(
+          action,
+          ep.session.crashed ? 'crash' : reason,
+          ep.session.crashed ?? e.message,
+          false,
+        );
+      }
+      if (ep.session.crashed) return this.finish(action, 'crash', ep.session.crashed, false);
+      if (!(e instanceof ImpossibleActionError))
+        await withTimeout(ep.session.stopLoading(), 2000, 'stop').catch(() => {});
+      const why = e instanceof ImpossibleActionError ? e.message : errorMessage(e);
+      step.result.push(`The action "${describeAction(action)}" failed: ${why}`);
+    }
+    step.actMs = Date.now() - started;
+
+    const stop = this.earlyStop(ep);
+    if (stop) return this.finish(action, stop.reason, null, true, stop.answer);
+
+    const t0 = Date.now();
+    try {
+      const left = (this.config.episodeTimeoutMs ?? 600_000) - (t0 - ep.startedAt);
+      const obs = await withTimeout(
+        this.observeNow(ep.session),
+        Math.max(1, Math.min(this.actionTimeoutMs, left)),
+        'observing the page',
+      );
+      ep.elements = obs.elements;
+      ep.observation = obs.observation;
+      ep.observation.notes = step.result;
+    } catch (e) {
+      const reason: EndReason = ep.session.crashed
+        ? 'crash'
+        : e instanceof StepTimeout
+          ? 'action_timeout'
+          : 'error';
+      return this.finish(action, reason, ep.session.crashed ?? `observing failed: ${errorMessage(e)}`, false);
+    }
+    step.observeMs = Date.now() - t0;
+    return { observation: ep.observation, done: false, action, record: null };
+  }
+
+  /** WebArena's early stops, checked before the next decision: the horizon, parse failures, repeats. */
+  private earlyStop(ep: Episode): { reason: EndReason; answer: string } | null {
+    const n = ep.actions.length;
+    if (n >= ep.horizon) {
+      // The last answer stands when re-checking ran out of steps.
+      const answer =
+        ep.lastAnswer ?? (this.format === 'tti' ? 'N/A' : `Early stop: Reach max steps ${ep.horizon}`);
+      return { reason: 'horizon', answer };
+    }
+    const k = this.config.earlyStop?.parsingFailures ?? 3;
+    if (k > 0 && n >= k && ep.actions.slice(-k).every((a) => a.type === 'none')) {
+      return { reason: 'early_stop', answer: `Early stop: Failed to parse actions for ${k} times` };
+    }
+    const r = this.config.earlyStop?.repeatedActions ?? 3;
+    const last = ep.actions[n - 1];
+    if (r > 0 && last) {
+      if (last.type !== 'type') {
+        if (n >= r && ep.actions.slice(-r).every((a) => isEquivalent(a, last))) {
+          return { reason: 'early_stop', answer: `Early stop: Same action for ${r} times` };
+        }
+      } else if (ep.actions.filter((a) => isEquivalent(a, last)).length >= r) {
+        return { reason: 'early_stop', answer: `Early stop: Same typing action for ${r} times` };
+      }
+    }
+    return null;
+  }
+
+  private async finish(
+    action: Action,
+    endReason: EndReason,
+    error: string | null,
+    score: boolean,
+    earlyAnswer?: string,
+  ): Promise<StepResult> {
+    const ep = this.episode!;
+    this.episode = null;
+    const answer = earlyAnswer ?? ep.lastAnswer ?? '';
+    const verdict = score
+      ? await withTimeout(
+          evaluateTask({
+            task: ep.task,
+            answer,
+            page: ep.session.current.isClosed() ? null : ep.session.current,
+            judge: this.config.judge,
+            helpers: this.config.helpers,
+            navigationTimeoutMs: this.config.loadCapMs,
+          }),
+          this.config.evaluationTimeoutMs ?? 120_000,
+          'scoring the final page',
+        ).catch((e: unknown) =>
+          combineVerdicts([
+            { evaluator: 'judge', score: 0, status: 'error', why: `scoring failed: ${errorMessage(e)}` },
+          ]),
+        )
+      : combineVerdicts([
+          {
+            evaluator: 'judge',
+            score: 0,
+            status: 'error',
+            why: `not scored: the episode ended with ${endReason}: ${error}`,
+          },
+        ]);
+    void closeQuietly(ep.session.context);
+    const record: EpisodeRecord = {
+      episodeId: ep.id,
+      task: {
+        id: ep.task.id,
+        kind: ep.task.kind,
+        intent: ep.task.intent,
+        sites: ep.task.sites,
+        startUrls: ep.task.startUrls,
+        source: ep.task.source,
+      },
+      horizon: ep.horizon,
+      minTry: ep.minTry,
+      actionFormat: this.format,
+      steps: ep.steps,
+      answer,
+      endReason,
+      error,
+      blockedRequests: ep.blocked,
+      verdict,
+      startedAt: new Date(ep.startedAt).toISOString(),
+      durationMs: Date.now() - ep.startedAt,
+    };
+    if (this.config.recordDir) writeEpisodeRecord(this.config.recordDir, record, ep.screenshots);
+    return { observation: null, done: true, action, record };
+  }
+
+  /** Drops the running episode without scoring it (e.g. its worker is shutting down). */
+  async abandon(): Promise<void> {
+    const ep = this.episode;
+    this.episode = null;
+    if (ep) await closeQuietly(ep.session.context);
+  }
+
+  async close(): Promise<void> {
+    await this.abandon();
+    await this.browser.close().catch(() => {});
+  }
+}
+
+/** Closing a context whose renderer hangs can itself hang; never let that block the worker. */
+async function closeQuietly(context: { close(): Promise<void> }): Promise<void> {
+  await withTimeout(context.close(), 10_000, 'closing the context').catch(() => {});
+}

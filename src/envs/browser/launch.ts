@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { findChromium } from './find-chromium.js';
+
+export const VIEWPORT = { width: 1280, height: 720 } as const;
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface LaunchOptions {
+  executablePath?: string;
+  extraArgs?: string[];
+  timeoutMs?: number;
+}
+
+/** One browser per env worker. */
+export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> {
+  const executablePath = opts.executablePath ?? findChromium();
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])],
+    timeout: opts.timeoutMs ?? 30_000,
+  });
+}
+
+export interface ContextOptions {
+  /** A Playwright storage-state file (WebArena's .auth/*.json); it must exist when given. */
+  storageState?: string | null;
+  viewport?: { width: number; height: number };
+  /** Origins the pages may reach; others are aborted and reported to onBlocked. Empty = no limit. */
+  allowedOrigins?: readonly string[];
+  onBlocked?: (url: string) => void;
+}
+
+/** A fresh context per episode: no cookies or storage leak between episodes. */
+export async function newEpisodeContext(
+  browser: Browser,
+  opts: ContextOptions = {},
+): Promise<BrowserContext> {
+  if (opts.storageState && !existsSync(opts.storageState)) {
+    throw new Error(
+      `storage state ${opts.storageState} does not exist (WebArena's .auth/<site>_state.json, made by its auto_login script)`,
+    );
+  }
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? VIEWPORT,
+    deviceScaleFactor: 1,
+    storageState: opts.storageState ?? undefined,
+  });
+  const allowed = (opts.allowedOrigins ?? []).map((o) => new URL(o).origin);
+  if (allowed.length > 0) {
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      let origin = '';
+      try {
+        origin = new URL(url).origin;
+      } catch {
+        // about:, data: and the like have no origin worth blocking
+      }
+      if (origin === 'null' || origin === '' || allowed.includes(origin)) return route.continue();
+      opts.onBlocked?.(url);
+      return route.abort('blockedbyclient');
+    });
+  }
+  return context;
+}

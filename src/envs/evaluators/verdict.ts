@@ -1,0 +1,42 @@
+import type { EvalType } from '../tasks/schema.js';
+
+/**
+ * scored: the evaluator ran; unscored: it needs something not configured (a judge, a helper),
+ * so the score means nothing; error: it failed while running (score 0, reason kept).
+ */
+export type VerdictStatus = 'scored' | 'unscored' | 'error';
+
+export interface EvaluatorVerdict {
+  evaluator: EvalType | 'judge';
+  score: number;
+  status: VerdictStatus;
+  /** Human-readable reason for the score. */
+  why: string;
+}
+
+export interface Verdict {
+  /** Product of the parts (WebArena's rule); 0 whenever status is not "scored". */
+  score: number;
+  success: boolean;
+  status: VerdictStatus;
+  why: string;
+  parts: EvaluatorVerdict[];
+}
+
+export class Unscorable extends Error {
+  override name = 'Unscorable';
+}
+
+export function combineVerdicts(parts: EvaluatorVerdict[]): Verdict {
+  const errors = parts.filter((p) => p.status === 'error');
+  const unscored = parts.filter((p) => p.status === 'unscored');
+  const why = parts.map((p) => `${p.evaluator}: ${p.why}`).join('; ');
+  if (errors.length > 0) return { score: 0, success: false, status: 'error', why, parts };
+  if (unscored.length > 0) return { score: 0, success: false, status: 'unscored', why, parts };
+  const score = parts.reduce((s, p) => s * p.score, 1);
+  return { score, success: score === 1, status: 'scored', why, parts };
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message.split('\n')[0]! : String(e);
+}

@@ -1,0 +1,29 @@
+// The browser environment's public API: the episode, its observations and actions, scoring,
+// task files and episode records. Everything else under src/envs is internal.
+
+export { parseTtiReply } from './actions/parse-tti.js';
+export { parseWebArenaReply } from './actions/parse-webarena.js';
+export type { Action, ActionFormat, ActionType } from './actions/types.js';
+export { describeAction } from './actions/types.js';
+export type { FindChromiumOptions } from './browser/find-chromium.js';
+export { BrowserNotFoundError, findChromium } from './browser/find-chromium.js';
+export type { LaunchOptions } from './browser/launch.js';
+export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
+export type { BrowserEnvConfig, ResetOptions, StepResult } from './browser-env.js';
+export { BrowserEnv, EpisodeSetupError, RECHECK_NOTE } from './browser-env.js';
+export type { EvaluationInput } from './evaluators/evaluate.js';
+export { evaluateTask } from './evaluators/evaluate.js';
+export type { ChatMessage, Judge } from './evaluators/judge.js';
+export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
+export type { EvaluatorVerdict, Verdict, VerdictStatus } from './evaluators/verdict.js';
+export type { Bounds, ObservationNode } from './observation/ax-tree.js';
+export type { Observation, ObservationOptions } from './observation/observe.js';
+export { TRUNCATION_MARKER } from './observation/observe.js';
+export type { EndReason, EpisodeRecord, StepRecord } from './record.js';
+export { writeEpisodeRecord } from './record.js';
+export { originsOf, WEBARENA_PLACEHOLDERS } from './tasks/hosts.js';
+export type { TaskFileReport, TaskLoadOptions, TaskSummary, TaskValidation } from './tasks/load.js';
+export { loadTaskFile, summarizeTasks, validateTaskFile, validateTaskFiles } from './tasks/load.js';
+export type { EvalType, ProgramHtmlTarget, WebArenaEval } from './tasks/schema.js';
+export type { Task, TaskFileFormat, TaskIssue, TaskKind } from './tasks/task.js';
+export { formatTaskIssue, TaskFileError } from './tasks/task.js';

@@ -1,0 +1,368 @@
+import type { CDPSession } from 'playwright-core';
+import { pyRepr, pyStr } from '../python.js';
+
+/** The subset of CDP's Accessibility.AXNode that WebArena reads. */
+export interface CdpAxNode {
+  nodeId: string;
+  ignored?: boolean;
+  role?: { type?: string; value?: unknown };
+  name?: { type?: string; value?: unknown };
+  properties?: { name: string; value: { type?: string; value?: unknown } }[];
+  childIds?: string[];
+  parentId?: string;
+  backendDOMNodeId?: number;
+}
+
+/** [x, y, width, height] in viewport pixels, from getBoundingClientRect. */
+export type Bounds = [number, number, number, number];
+
+interface WorkNode extends CdpAxNode {
+  bounds: Bounds | null;
+  removed: boolean;
+  children: string[];
+  parent: string | undefined;
+}
+
+export const IGNORED_ACTREE_PROPERTIES = [
+  'focusable',
+  'editable',
+  'readonly',
+  'level',
+  'settable',
+  'multiline',
+  'invalid',
+] as const;
+
+const SKIPPED_EMPTY_ROLES = new Set([
+  'generic',
+  'img',
+  'list',
+  'strong',
+  'paragraph',
+  'banner',
+  'navigation',
+  'Section',
+  'LabelText',
+  'Legend',
+  'listitem',
+]);
+
+export const IN_VIEWPORT_RATIO_THRESHOLD = 0.6;
+
+export interface TreeOptions {
+  /** Drop nodes outside the viewport (WebArena's current_viewport_only). */
+  currentViewportOnly?: boolean;
+  /** WebArena computes ow*oh/w*h (a precedence bug); "corrected" uses ow*oh/(w*h). */
+  viewportRatio?: 'webarena' | 'corrected';
+  /** TTI also drops the "url" property from lines. */
+  ignoreUrlProperty?: boolean;
+  /**
+   * How element boxes are measured. "per-node" is WebArena's way (DOM.resolveNode and
+   * getBoundingClientRect for each node: seconds on a big page); "snapshot" reads the same boxes
+   * from one DOMSnapshot.captureSnapshot (tests check the two agree). Default "snapshot".
+   */
+  bounds?: 'snapshot' | 'per-node';
+}
+
+/** One line of the tree, as a trainable policy may read it. */
+export interface ObservationNode {
+  id: string;
+  role: string;
+  name: string;
+  depth: number;
+  bounds: Bounds | null;
+  properties: Record<string, string>;
+}
+
+/** What an id refers to within the step: enough to act on the element. */
+export interface ElementRef {
+  backendNodeId: number;
+  bounds: Bounds | null;
+  text: string;
+}
+
+export interface RenderedTree {
+  text: string;
+  nodes: ObservationNode[];
+  elements: Map<string, ElementRef>;
+}
+
+const RECT_FN = `function(...nodes) {
+  return nodes.map((n) => {
+    try {
+      if (n.nodeType == 3) {
+        const range = document.createRange();
+        range.selectNode(n);
+        const r = range.getBoundingClientRect().toJSON();
+        range.detach();
+        return [r.x, r.y, r.width, r.height];
+      }
+      const r = n.getBoundingClientRect().toJSON();
+      return [r.x, r.y, r.width, r.height];
+    } catch (e) {
+      return null;
+    }
+  });
+}`;
+
+const OBJECT_GROUP = 'tti-observation';
+
+interface SnapshotDocument {
+  nodes: { backendNodeId?: number[]; pseudoType?: { index: number[] } };
+  layout: { nodeIndex: number[]; bounds: number[][] };
+  scrollOffsetX?: number;
+  scrollOffsetY?: number;
+}
+
+/**
+ * The boxes getBoundingClientRect would give, from one layout snapshot: layout bounds are in
+ * document coordinates, so the scroll offset comes off. A node with no layout box measures
+ * [0,0,0,0] as getBoundingClientRect says for it; pseudo elements (list markers) stay unknown,
+ * as resolveNode cannot reach them in WebArena's way.
+ */
+async function snapshotBounds(client: CDPSession, backendIds: number[]): Promise<(Bounds | null)[]> {
+  const snap = (await client.send('DOMSnapshot.captureSnapshot', {
+    computedStyles: [],
+    includeDOMRects: false,
+  })) as {
+    documents: SnapshotDocument[];
+  };
+  const doc = snap.documents[0];
+  if (!doc) return backendIds.map(() => null);
+  const sx = doc.scrollOffsetX ?? 0;
+  const sy = doc.scrollOffsetY ?? 0;
+  const backend = doc.nodes.backendNodeId ?? [];
+  const pseudo = new Set(doc.nodes.pseudoType?.index ?? []);
+  const known = new Map<number, number>();
+  backend.forEach((b, i) => {
+    if (!pseudo.has(i)) known.set(b, i);
+  });
+  // An element split into several layout boxes measures as their union, like getBoundingClientRect.
+  const boxes = new Map<number, [number, number, number, number]>();
+  doc.layout.nodeIndex.forEach((ni, li) => {
+    const b = doc.layout.bounds[li];
+    if (!b || pseudo.has(ni)) return;
+    const [x, y, w, h] = [b[0] ?? 0, b[1] ?? 0, b[2] ?? 0, b[3] ?? 0];
+    const prev = boxes.get(ni);
+    if (!prev) {
+      boxes.set(ni, [x, y, x + w, y + h]);
+      return;
+    }
+    boxes.set(ni, [
+      Math.min(prev[0], x),
+      Math.min(prev[1], y),
+      Math.max(prev[2], x + w),
+      Math.max(prev[3], y + h),
+    ]);
+  });
+  return backendIds.map((id) => {
+    const ni = known.get(id);
+    if (ni === undefined) return null;
+    const box = boxes.get(ni);
+    if (!box) return [0, 0, 0, 0];
+    return [box[0] - sx, box[1] - sy, box[2] - box[0], box[3] - box[1]];
+  });
+}
+
+/**
+ * Bounds as WebArena gets them (DOM.resolveNode + getBoundingClientRect, a Range for text
+ * nodes), but pipelined: the resolves go out together and one call measures every node.
+ */
+async function perNodeBounds(client: CDPSession, backendIds: number[]): Promise<(Bounds | null)[]> {
+  const resolved = await Promise.all(
+    backendIds.map((backendNodeId) =>
+      client
+        .send('DOM.resolveNode', { backendNodeId, objectGroup: OBJECT_GROUP })
+        .then((r) => r.object.objectId ?? null)
+        .catch(() => null),
+    ),
+  );
+  const live = resolved
+    .map((id, i) => ({ id, i }))
+    .filter((x): x is { id: string; i: number } => x.id !== null);
+  const out: (Bounds | null)[] = backendIds.map(() => null);
+  if (live.length > 0) {
+    try {
+      const res = await client.send('Runtime.callFunctionOn', {
+        objectId: live[0]!.id,
+        functionDeclaration: RECT_FN,
+        arguments: live.map((x) => ({ objectId: x.id })),
+        returnByValue: true,
+      });
+      const rects = res.result.value as (Bounds | null)[] | undefined;
+      live.forEach((x, k) => {
+        out[x.i] = rects?.[k] ?? null;
+      });
+    } catch {
+      // a navigation mid-measure: every bound stays unknown, as WebArena's per-node error path does
+    }
+  }
+  await client.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => {});
+  return out;
+}
+
+function viewportRatio(
+  b: Bounds,
+  win: { width: number; height: number },
+  formula: 'webarena' | 'corrected',
+): number {
+  const [x, y, w, h] = b;
+  const ow = Math.max(0, Math.min(x + w, win.width) - Math.max(x, 0));
+  const oh = Math.max(0, Math.min(y + h, win.height) - Math.max(y, 0));
+  return formula === 'webarena' ? ((ow * oh) / w) * h : (ow * oh) / (w * h);
+}
+
+/** Fetches the AX tree with bounds and applies WebArena's viewport pruning. */
+export async function fetchAxTree(
+  client: CDPSession,
+  win: { width: number; height: number },
+  opts: TreeOptions = {},
+): Promise<WorkNode[]> {
+  const { nodes: raw } = (await client.send('Accessibility.getFullAXTree', {})) as { nodes: CdpAxNode[] };
+  const seen = new Set<string>();
+  const nodes: WorkNode[] = [];
+  for (const n of raw) {
+    if (seen.has(n.nodeId)) continue;
+    seen.add(n.nodeId);
+    nodes.push({ ...n, bounds: null, removed: false, children: [...(n.childIds ?? [])], parent: n.parentId });
+  }
+  const toMeasure = nodes.filter((n) => n.backendDOMNodeId !== undefined && n.role?.value !== 'RootWebArea');
+  const ids = toMeasure.map((n) => n.backendDOMNodeId!);
+  const bounds = await (opts.bounds === 'per-node'
+    ? perNodeBounds(client, ids)
+    : snapshotBounds(client, ids));
+  toMeasure.forEach((n, i) => {
+    n.bounds = bounds[i] ?? null;
+  });
+  for (const n of nodes)
+    if (n.role?.value === 'RootWebArea' && n.backendDOMNodeId !== undefined) n.bounds = [0, 0, 10, 10];
+
+  if (opts.currentViewportOnly) {
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const remove = (n: WorkNode) => {
+      const parent = n.parent === undefined ? undefined : byId.get(n.parent);
+      // WebArena splices the children into the parent's list where the node was.
+      if (parent) {
+        const at = parent.children.indexOf(n.nodeId);
+        if (at >= 0) parent.children.splice(at, 1, ...n.children);
+        for (const c of n.children) {
+          const child = byId.get(c);
+          if (child) child.parent = parent.nodeId;
+        }
+      }
+      n.removed = true;
+    };
+    const ratioFormula = opts.viewportRatio ?? 'webarena';
+    for (const n of nodes) {
+      if (n === nodes[0]) {
+        // The root has no parent to splice into; WebArena's root always has a bound.
+        if (!n.bounds) continue;
+      }
+      if (!n.bounds) {
+        remove(n);
+        continue;
+      }
+      const [, , w, h] = n.bounds;
+      if (w === 0 || h === 0) {
+        remove(n);
+        continue;
+      }
+      if (viewportRatio(n.bounds, win, ratioFormula) < IN_VIEWPORT_RATIO_THRESHOLD) remove(n);
+    }
+    return nodes.filter((n) => !n.removed);
+  }
+  return nodes;
+}
+
+interface Entry {
+  text: string;
+  node: ObservationNode;
+}
+
+/** WebArena's parse_accessibility_tree: DFS lines "[id] role 'name' prop: value", depth tabs. */
+export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): RenderedTree {
+  const ignored = new Set<string>(IGNORED_ACTREE_PROPERTIES);
+  if (opts.ignoreUrlProperty) ignored.add('url');
+  const index = new Map(nodes.map((n, i) => [n.nodeId, i]));
+  const entries: Entry[] = [];
+  const elements = new Map<string, ElementRef>();
+
+  const visit = (i: number, depth: number): void => {
+    const node = nodes[i]!;
+    let valid = true;
+    const role = node.role?.value;
+    const name = node.name?.value;
+    // Chrome after WebArena's time also lists InlineTextBox leaves (no DOM node, text repeated);
+    // WebArena's observations never had them.
+    if (role === 'InlineTextBox') return;
+    if (typeof role !== 'string' || typeof name !== 'string') {
+      valid = false;
+    } else {
+      let line = `[${node.nodeId}] ${role} ${pyRepr(name)}`;
+      const props: string[] = [];
+      const propMap: Record<string, string> = {};
+      for (const p of node.properties ?? []) {
+        if (ignored.has(p.name) || p.value.value === undefined) continue;
+        const v = pyStr(p.value.value);
+        props.push(`${p.name}: ${v}`);
+        propMap[p.name] = v;
+      }
+      if (props.length) line += ` ${props.join(' ')}`;
+      if (!name.trim()) {
+        if (props.length === 0) {
+          if (SKIPPED_EMPTY_ROLES.has(role)) valid = false;
+        } else if (role === 'listitem') valid = false;
+      }
+      if (valid) {
+        entries.push({
+          text: `${'\t'.repeat(depth)}${line}`,
+          node: { id: node.nodeId, role, name, depth, bounds: node.bounds, properties: propMap },
+        });
+        // WebArena prints the line, then fails on a missing backend id: no mapping, children not indented.
+        if (node.backendDOMNodeId === undefined) valid = false;
+        else
+          elements.set(node.nodeId, {
+            backendNodeId: node.backendDOMNodeId,
+            bounds: node.bounds,
+            text: line,
+          });
+      }
+    }
+    for (const c of node.children) {
+      const ci = index.get(c);
+      if (ci === undefined) continue;
+      visit(ci, valid ? depth + 1 : depth);
+    }
+  };
+  if (nodes.length > 0) visit(0, 0);
+  const kept = cleanTree(entries);
+  return { text: kept.map((e) => e.text).join('\n'), nodes: kept.map((e) => e.node), elements };
+}
+
+const STATIC_TEXT = /\[\d+\] StaticText '([^']+)'/;
+
+/** WebArena's clean_accesibility_tree: drop a StaticText line whose text is in one of the 3 kept lines before it. */
+function cleanTree(entries: Entry[]): Entry[] {
+  const lines: string[] = [];
+  const out: Entry[] = [];
+  for (const e of entries) {
+    // A raw newline inside a property splits a line in WebArena's text; judge each piece.
+    const kept: string[] = [];
+    for (const line of e.text.split('\n')) {
+      if (line.toLowerCase().includes('statictext')) {
+        const m = STATIC_TEXT.exec(line);
+        if (!m) continue;
+        const prev = lines.slice(-3);
+        if (prev.every((p) => !p.includes(m[1]!))) {
+          lines.push(line);
+          kept.push(line);
+        }
+      } else {
+        lines.push(line);
+        kept.push(line);
+      }
+    }
+    if (kept.length) out.push({ text: kept.join('\n'), node: e.node });
+  }
+  return out;
+}
