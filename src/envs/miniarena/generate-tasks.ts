@@ -1,0 +1,118 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../paths.js';
+import { Rng } from './rng.js';
+import { DEFAULT_SEED, pristineState } from './seed-data.js';
+import { HELD_OUT_TEMPLATES, TEMPLATES } from './templates/index.js';
+import { fill, type Instance, type MiniArenaTask, type Template, tierOf } from './templates/types.js';
+
+export interface GenerateOptions {
+  seed?: number;
+  /** Most train tasks per template. */
+  trainPerTemplate?: number;
+  /** Most test tasks per template that also appears in train. */
+  testPerTemplate?: number;
+  /** Most test tasks per held-out template. */
+  heldOutPerTemplate?: number;
+}
+
+export interface TaskSuite {
+  train: MiniArenaTask[];
+  test: MiniArenaTask[];
+}
+
+export const TASKS_DIR = path.join(projectRoot, 'tasks', 'miniarena');
+
+function toTask(
+  t: Template,
+  inst: Instance,
+  split: 'train' | 'test',
+  seed: number,
+): Omit<MiniArenaTask, 'task_id'> {
+  const held = HELD_OUT_TEMPLATES.includes(t.key);
+  return {
+    sites: [t.site],
+    require_login: true,
+    storage_state: `./.auth/${t.site}_state.json`,
+    start_url: inst.start_url,
+    geolocation: null,
+    intent_template: t.intent,
+    instantiation_dict: inst.dict,
+    intent: fill(t.intent, inst.dict),
+    require_reset: inst.mutates === true,
+    eval: inst.eval,
+    intent_template_id: t.id,
+    miniarena: {
+      template: t.key,
+      split,
+      held_out_template: held,
+      tier: tierOf(inst.steps),
+      estimated_steps: inst.steps,
+      steps_source: 'estimate',
+      features: [...new Set(inst.features ?? [])],
+      evidence_urls: inst.evidence ?? [],
+      seed,
+    },
+  };
+}
+
+/** Builds the task suite from the seeded world. Deterministic: the same options give the same tasks. */
+export function generateTasks(options: GenerateOptions = {}): TaskSuite {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const trainCap = options.trainPerTemplate ?? 22;
+  const testCap = options.testPerTemplate ?? 6;
+  const heldCap = options.heldOutPerTemplate ?? 18;
+  const world = pristineState(seed);
+  const root = new Rng(seed ^ 0x5eed7a5c);
+  const train: Array<Omit<MiniArenaTask, 'task_id'>> = [];
+  const test: Array<Omit<MiniArenaTask, 'task_id'>> = [];
+  for (const t of TEMPLATES) {
+    const rng = root.fork(t.key);
+    const seen = new Set<string>();
+    const pool = t.instances(world, rng.fork('instances')).filter((inst) => {
+      const key = `${fill(t.intent, inst.dict)}\n${inst.start_url}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const shuffled = rng.fork('split').shuffle(pool);
+    if (HELD_OUT_TEMPLATES.includes(t.key)) {
+      for (const inst of shuffled.slice(0, heldCap)) test.push(toTask(t, inst, 'test', seed));
+      continue;
+    }
+    // long-horizon templates are the scarcest: give them half as many tasks again
+    const scale = t.tier === 3 ? 1.5 : 1;
+    const nTest = Math.min(Math.round(testCap * scale), Math.max(1, Math.floor(shuffled.length * 0.2)));
+    for (const inst of shuffled.slice(0, nTest)) test.push(toTask(t, inst, 'test', seed));
+    for (const inst of shuffled.slice(nTest, nTest + Math.round(trainCap * scale)))
+      train.push(toTask(t, inst, 'train', seed));
+  }
+  const withIds = (tasks: Array<Omit<MiniArenaTask, 'task_id'>>, first: number): MiniArenaTask[] =>
+    tasks.map((t, i) => {
+      const { sites, ...rest } = t;
+      return { sites, task_id: first + i, ...rest };
+    });
+  return { train: withIds(train, 0), test: withIds(test, train.length) };
+}
+
+export function serializeTasks(tasks: MiniArenaTask[]): string {
+  return `${JSON.stringify(tasks, null, 2)}\n`;
+}
+
+/** Writes train.json and test.json (atomically: temp file, then rename). */
+export function writeTaskFiles(options: GenerateOptions & { dir?: string } = {}): {
+  train: string;
+  test: string;
+  counts: { train: number; test: number };
+} {
+  const dir = options.dir ?? TASKS_DIR;
+  const suite = generateTasks(options);
+  mkdirSync(dir, { recursive: true });
+  const out = { train: path.join(dir, 'train.json'), test: path.join(dir, 'test.json') };
+  for (const split of ['train', 'test'] as const) {
+    const tmp = `${out[split]}.tmp-${process.pid}`;
+    writeFileSync(tmp, serializeTasks(suite[split]));
+    renameSync(tmp, out[split]);
+  }
+  return { ...out, counts: { train: suite.train.length, test: suite.test.length } };
+}

@@ -1,0 +1,43 @@
+/**
+ * MiniArena: three small web sites modelled on WebArena's (a shop, a forum, a project tracker),
+ * served from memory with a seeded generator, plus a task suite in WebArena's JSON format.
+ *
+ * Placeholders: `__SHOPPING__` → `${origin}/shop`, `__REDDIT__` → `${origin}/forum`,
+ * `__GITLAB__` → `${origin}/tracker` (see `host.placeholders` / `host.resolve`).
+ */
+export {
+  type GenerateOptions,
+  generateTasks,
+  serializeTasks,
+  TASKS_DIR,
+  type TaskSuite,
+  writeTaskFiles,
+} from './generate-tasks.js';
+export {
+  DEFAULT_ACCOUNTS,
+  type MiniArenaHost,
+  type MiniArenaHostOptions,
+  PLACEHOLDERS,
+  RESET_PATH,
+  RESET_TOKEN_HEADER,
+  resetMiniArenaOverHttp,
+  SITE_PREFIX,
+  type StorageCookie,
+  serveMiniArena,
+  startMiniArenaHost,
+  WEBARENA_SITES,
+  type WebArenaSite,
+} from './host.js';
+export { type ArenaState, DEFAULT_SEED, generateArenaState, pristineState } from './seed-data.js';
+export { HELD_OUT_TEMPLATES, TEMPLATES } from './templates/index.js';
+export type {
+  Feature,
+  MiniArenaMeta,
+  MiniArenaTask,
+  ProgramHtmlTarget,
+  ReferenceAnswers,
+  TaskEval,
+  Template,
+  Tier,
+} from './templates/types.js';
+export { tierOf } from './templates/types.js';
