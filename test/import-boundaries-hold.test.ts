@@ -19,8 +19,12 @@ function sources(dir: string): string[] {
 /** Project-relative paths (without extension) this file imports. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
-  return specifiers.map((s) => path.relative(projectRoot, path.resolve(path.dirname(file), s)).replace(/\.js$/, ''));
+  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)].map(
+    (m) => m[1]!,
+  );
+  return specifiers.map((s) =>
+    path.relative(projectRoot, path.resolve(path.dirname(file), s)).replace(/\.js$/, ''),
+  );
 }
 
 interface Rule {

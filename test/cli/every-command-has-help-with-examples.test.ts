@@ -12,7 +12,15 @@ for (const command of ['train', 'status', 'attach', 'stop', 'inject', 'worker'])
 }
 
 test('a config error exits 2 with the file and key named', async () => {
-  const result = await runCli(['train', '--config', 'configs/miniarena.yaml', '--run-dir', '/tmp/tti-never', '--set', 'min_try=0']);
+  const result = await runCli([
+    'train',
+    '--config',
+    'configs/miniarena.yaml',
+    '--run-dir',
+    '/tmp/tti-never',
+    '--set',
+    'min_try=0',
+  ]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /configs\/miniarena.yaml \+ --set min_try=0/);
   assert.match(result.stderr, /key 'min_try': got 0/);

@@ -49,7 +49,10 @@ test('--set overrides with YAML values and is named in errors', () => {
   assert.equal(config.rollout_size, 16);
   assert.deepEqual(config.horizon_schedule, [5, 10]);
   assert.equal(config.workers.env, 3);
-  assert.throws(() => loadConfig(file, ['min_try=zero']), /--set min_try=zero[\s\S]*key 'min_try': got "zero"/);
+  assert.throws(
+    () => loadConfig(file, ['min_try=zero']),
+    /--set min_try=zero[\s\S]*key 'min_try': got "zero"/,
+  );
   assert.throws(() => loadConfig(file, ['nonsense']), /expected key=value/);
 });
 
