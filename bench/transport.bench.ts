@@ -34,6 +34,8 @@ interface Client {
   close(): void;
 }
 
+const INTENT = 'Find the cheapest espresso machine';
+
 function oursClient(endpoint: string): Client {
   const observation = typicalObservation();
   const channel = Channel.create('act', 'dealer', Inbound.actToEnv, new RejectedFrames(() => undefined));
@@ -41,13 +43,7 @@ function oursClient(endpoint: string): Client {
   const requester = new Requester(channel);
   const request = (step: number) =>
     requester.request(
-      {
-        type: 'act_request',
-        episodeId: 'bench',
-        step,
-        intent: 'Find the cheapest espresso machine',
-        observation,
-      },
+      { type: 'act_request', episodeId: 'bench', step, intent: INTENT, observation },
       (reply) => reply.step === step,
       10000,
     );
@@ -67,31 +63,53 @@ function oursClient(endpoint: string): Client {
   };
 }
 
-function bareClient(endpoint: string): Client {
+/**
+ * The baseline: zeromq and msgpackr alone, no envelope, no validation, no wrappers.
+ * `windowed` pipelines as ours does (concurrent requests, one receive loop matching replies),
+ * otherwise one loop receives a reply and sends the next request.
+ */
+function bareClient(endpoint: string, windowed: boolean): Client {
   const observation = typicalObservation();
   const dealer = new zmq.Dealer({ linger: 0 });
   dealer.connect(endpoint);
   const message = (step: number) =>
-    pack({
-      type: 'act_request',
-      episodeId: 'bench',
-      step,
-      intent: 'Find the cheapest espresso machine',
-      observation,
+    pack({ type: 'act_request', episodeId: 'bench', step, intent: INTENT, observation });
+  const waiting = new Map<number, () => void>();
+  let sends: Promise<void> = Promise.resolve();
+  if (windowed) {
+    void (async () => {
+      for (;;) {
+        const [reply] = await dealer.receive();
+        const { step } = unpack(reply!) as { step: number };
+        waiting.get(step)?.();
+        waiting.delete(step);
+      }
+    })().catch(() => undefined);
+  }
+  const windowedRequest = (step: number) =>
+    new Promise<void>((resolve) => {
+      waiting.set(step, resolve);
+      sends = sends.then(() => dealer.send(message(step)));
     });
   return {
     async roundTrip(step) {
+      if (windowed) return windowedRequest(step);
       await dealer.send(message(step));
       const [reply] = await dealer.receive();
       unpack(reply!);
     },
     async pipelined(count, window) {
-      // One sender and one receiver loop: the bare socket allows one pending send and one receive.
+      if (windowed) {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: window }, async () => {
+            while (next < count) await windowedRequest(next++);
+          }),
+        );
+        return;
+      }
       let sent = 0;
-      const sender = (async () => {
-        for (; sent < Math.min(window, count); ) await dealer.send(message(sent++));
-      })();
-      await sender;
+      for (; sent < Math.min(window, count); ) await dealer.send(message(sent++));
       for (let received = 0; received < count; received++) {
         const [reply] = await dealer.receive();
         unpack(reply!);
@@ -114,18 +132,20 @@ const cpuUs = () => {
   return user + system;
 };
 
-/** Wall-clock latency and throughput, and CPU time per message on both ends (robust to a busy machine). */
-async function measure(client: Client, peer: ChildProcess, roundTrips: number, pipelinedCount: number) {
-  for (let i = 0; i < 200; i++) await client.roundTrip(i); // warm up
-  const cpu0 = cpuUs() + (await peerCpuUs(peer));
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < roundTrips; i++) await client.roundTrip(i);
-  const latencyUs = Number(process.hrtime.bigint() - t0) / 1000 / roundTrips;
-  const t1 = process.hrtime.bigint();
-  await client.pipelined(pipelinedCount, 32);
-  const throughput = pipelinedCount / (Number(process.hrtime.bigint() - t1) / 1e9);
-  const cpuPerMessageUs = (cpuUs() + (await peerCpuUs(peer)) - cpu0) / (roundTrips + pipelinedCount);
-  return { latencyUs, throughput, cpuPerMessageUs };
+interface Side {
+  kind: string;
+  client: Client;
+  peer: ChildProcess;
+}
+
+/** Runs `measure` on every side, round after round, alternating the order so drift hits all alike. */
+async function interleaved<T>(sides: Side[], rounds: number, measure: (side: Side) => Promise<T>) {
+  const results = new Map<string, T[]>(sides.map((s) => [s.kind, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse())
+      results.get(side.kind)!.push(await measure(side));
+  }
+  return results;
 }
 
 async function weightsPublish(dir: string, megabytes: number, repeats: number) {
@@ -163,60 +183,81 @@ async function weightsPublish(dir: string, megabytes: number, repeats: number) {
   return { megabytes, repeats, medianMs: median(times), maxMs: Math.max(...times), timesMs: times };
 }
 
-export async function transportBench(options: { rounds: number; roundTrips: number; pipelined: number }) {
+export async function transportBench(options: {
+  rounds: number;
+  roundTrips: number;
+  pipelined: number;
+  window: number;
+}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tti-bench-'));
   try {
     const observationBytes = encode({
       type: 'act_request',
       episodeId: 'bench',
       step: 0,
-      intent: 'Find the cheapest espresso machine',
+      intent: INTENT,
       observation: typicalObservation(),
     })[0]!.byteLength;
     const oursPeer = await startPeer(['ours', `ipc://${dir}/ours.sock`]);
     const barePeer = await startPeer(['bare', `ipc://${dir}/bare.sock`]);
-    const ours = oursClient(`ipc://${dir}/ours.sock`);
-    const bare = bareClient(`ipc://${dir}/bare.sock`);
-    const rows: {
-      round: number;
-      kind: string;
-      latencyUs: number;
-      throughput: number;
-      cpuPerMessageUs: number;
-    }[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      // Alternate which goes first so drift on a noisy machine hits both alike.
-      const sides = [
-        ['bare', bare, barePeer],
-        ['ours', ours, oursPeer],
-      ] as const;
-      for (const [kind, client, peer] of round % 2 === 0 ? sides : [...sides].reverse()) {
-        rows.push({ round, kind, ...(await measure(client, peer, options.roundTrips, options.pipelined)) });
-      }
-    }
-    ours.close();
-    bare.close();
+    const ours: Side = { kind: 'ours', client: oursClient(`ipc://${dir}/ours.sock`), peer: oursPeer };
+    const bare: Side = { kind: 'bare', client: bareClient(`ipc://${dir}/bare.sock`, false), peer: barePeer };
+    const bareWindowed: Side = {
+      kind: 'bareWindowed',
+      client: bareClient(`ipc://${dir}/bare.sock`, true),
+      peer: barePeer,
+    };
+    for (const side of [ours, bare, bareWindowed])
+      for (let i = 0; i < 300; i++) await side.client.roundTrip(i);
+
+    // Latency: sequential round trips; CPU time of both processes per round trip.
+    const latency = await interleaved([bare, ours], options.rounds * 2, async ({ client, peer }) => {
+      const cpu0 = cpuUs() + (await peerCpuUs(peer));
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < options.roundTrips; i++) await client.roundTrip(i);
+      const us = Number(process.hrtime.bigint() - t0) / 1000 / options.roundTrips;
+      return { us, cpuUs: (cpuUs() + (await peerCpuUs(peer)) - cpu0) / options.roundTrips };
+    });
+    // Throughput: `window` requests in flight.
+    const throughput = await interleaved([bare, bareWindowed, ours], options.rounds, async ({ client }) => {
+      const t0 = process.hrtime.bigint();
+      await client.pipelined(options.pipelined, options.window);
+      return options.pipelined / (Number(process.hrtime.bigint() - t0) / 1e9);
+    });
+    for (const side of [ours, bare, bareWindowed]) side.client.close();
     oursPeer.kill();
     barePeer.kill();
-    const pick = (kind: string, key: 'latencyUs' | 'throughput' | 'cpuPerMessageUs') =>
-      median(rows.filter((r) => r.kind === kind).map((r) => r[key]));
-    const summary = {
-      bareLatencyUs: pick('bare', 'latencyUs'),
-      oursLatencyUs: pick('ours', 'latencyUs'),
-      bareThroughputPerS: pick('bare', 'throughput'),
-      oursThroughputPerS: pick('ours', 'throughput'),
-      bareCpuPerMessageUs: pick('bare', 'cpuPerMessageUs'),
-      oursCpuPerMessageUs: pick('ours', 'cpuPerMessageUs'),
-    };
+
+    const lat = (kind: string, key: 'us' | 'cpuUs') => median(latency.get(kind)!.map((r) => r[key]));
+    const tput = (kind: string) => median(throughput.get(kind)!);
     const weights = await weightsPublish(dir, 50, 5);
     return {
       observation: { nodes: 300, encodedBytes: observationBytes },
       transport: 'ipc',
-      ...summary,
-      latencyOverhead: summary.oursLatencyUs / summary.bareLatencyUs - 1,
-      throughputOverhead: summary.bareThroughputPerS / summary.oursThroughputPerS - 1,
-      cpuOverhead: summary.oursCpuPerMessageUs / summary.bareCpuPerMessageUs - 1,
-      rounds: rows,
+      method:
+        'medians over interleaved rounds in one run; ours = protocol envelope + zod validation + Channel/Requester; ' +
+        'bare = zeromq + msgpackr only; bareWindowed = bare written with the same windowed request pattern as ours',
+      latency: {
+        roundTrips: options.roundTrips,
+        rounds: options.rounds * 2,
+        bareUs: lat('bare', 'us'),
+        oursUs: lat('ours', 'us'),
+        overhead: lat('ours', 'us') / lat('bare', 'us') - 1,
+        bareCpuUsPerRoundTrip: lat('bare', 'cpuUs'),
+        oursCpuUsPerRoundTrip: lat('ours', 'cpuUs'),
+        cpuOverhead: lat('ours', 'cpuUs') / lat('bare', 'cpuUs') - 1,
+      },
+      throughput: {
+        messages: options.pipelined,
+        window: options.window,
+        rounds: options.rounds,
+        barePerS: tput('bare'),
+        bareWindowedPerS: tput('bareWindowed'),
+        oursPerS: tput('ours'),
+        overheadVsBare: tput('bare') / tput('ours') - 1,
+        overheadVsBareWindowed: tput('bareWindowed') / tput('ours') - 1,
+      },
+      rounds: { latency: Object.fromEntries(latency), throughput: Object.fromEntries(throughput) },
       weights50MB: weights,
     };
   } finally {

@@ -3,7 +3,7 @@
 // Every message is a zod schema; its TypeScript type is inferred from that schema, so the type and
 // the runtime check cannot drift apart. A message travels as ZeroMQ frames:
 //   [ msgpack(header), raw0, raw1, ... ]
-// The header is `{ v, type, ...fields, raw: [byteLength...] }`. Large binary payloads (tensors,
+// The header is `{ v: PROTOCOL_VERSION, raw: [byteLength...], body: { type, ...fields } }`. Large binary payloads (tensors,
 // screenshots) travel as their own raw frames, never inside the msgpack map: a Buffer unpacked from
 // inside a map is a view at an arbitrary offset, and a Float32Array over it throws.
 import { Packr } from 'msgpackr';
@@ -288,6 +288,9 @@ export type MessageOf<S extends z.ZodType> = z.infer<S>;
 // msgpack peer (a Python worker, a debugging tool).
 const packr = new Packr({ useRecords: false, mapsAsObjects: true });
 
+const NO_FRAMES: Buffer[] = [];
+const NO_LENGTHS: number[] = [];
+
 export interface Decoded<T> {
   message: T;
   raw: Buffer[];
@@ -295,16 +298,22 @@ export interface Decoded<T> {
 
 export type DecodeResult<T> = { ok: true; value: Decoded<T> } | { ok: false; reason: string };
 
-/** Frames for one message: the header, then its raw frames. */
-export function encode(message: object, raw: readonly Buffer[] = []): Buffer[] {
-  const header = packr.pack({ ...message, v: PROTOCOL_VERSION, raw: raw.map((r) => r.byteLength) });
-  return [header, ...raw];
+/**
+ * Frames for one message: the header, then its raw frames. The header is an envelope
+ * `{ v, raw, body }`, so the message is packed as it is: copying it into a new object to add the
+ * version (an object spread) cost ~20 µs per message in place (bench/transport).
+ */
+export function encode(message: object, raw: readonly Buffer[] = NO_FRAMES): Buffer[] {
+  const lengths = raw.length === 0 ? NO_LENGTHS : raw.map((r) => r.byteLength);
+  const header = packr.pack({ v: PROTOCOL_VERSION, raw: lengths, body: message });
+  return raw.length === 0 ? [header] : [header, ...raw];
 }
 
 /** Decodes and validates frames against one socket's schema; never throws. */
 export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]): DecodeResult<z.infer<S>> {
-  const [headerFrame, ...raw] = frames;
+  const headerFrame = frames[0];
   if (!headerFrame || headerFrame.byteLength === 0) return { ok: false, reason: 'empty message' };
+  const raw = frames.length > 1 ? frames.slice(1) : NO_FRAMES;
   let header: unknown;
   try {
     header = packr.unpack(headerFrame);
@@ -314,7 +323,7 @@ export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     return { ok: false, reason: 'header is not a map' };
   }
-  const { v, raw: rawLengths, ...body } = header as Record<string, unknown>;
+  const { v, raw: rawLengths, body } = header as Record<string, unknown>;
   if (v !== PROTOCOL_VERSION) {
     return { ok: false, reason: `protocol version ${String(v)} (this process speaks ${PROTOCOL_VERSION})` };
   }
@@ -329,7 +338,10 @@ export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'message';
-    const type = typeof body.type === 'string' ? body.type : '?';
+    const type =
+      typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string'
+        ? (body as { type: string }).type
+        : '?';
     return { ok: false, reason: `invalid '${type}' at ${where}: ${issue?.message ?? 'does not validate'}` };
   }
   return { ok: true, value: { message: parsed.data, raw } };

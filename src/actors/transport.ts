@@ -57,6 +57,10 @@ export interface Inbound<T> extends Decoded<T> {
 
 export class Channel<S extends z.ZodType> {
   private sendQueue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private readonly sent = (): void => {
+    this.pending -= 1;
+  };
   private closed = false;
 
   private constructor(
@@ -137,9 +141,14 @@ export class Channel<S extends z.ZodType> {
     if (this.closed) return Promise.reject(new Error(`channel ${this.name} is closed`));
     const socket = this.socket;
     if (!('send' in socket)) return Promise.reject(new Error(`channel ${this.name} cannot send`));
-    const next = this.sendQueue.then(() => socket.send(frames as (Buffer | string)[]));
+    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting.
+    const next =
+      this.pending === 0
+        ? socket.send(frames as (Buffer | string)[])
+        : this.sendQueue.then(() => socket.send(frames as (Buffer | string)[]));
+    this.pending += 1;
     // The queue continues after a failed send; the caller sees the failure.
-    this.sendQueue = next.catch(() => undefined);
+    this.sendQueue = next.then(this.sent, this.sent);
     return next;
   }
 
@@ -166,7 +175,9 @@ export class Channel<S extends z.ZodType> {
         this.rejected.record(this.name, result.reason);
         continue;
       }
-      await handle({ ...result.value, peer });
+      // Await only handlers that return a promise: an extra microtask per message shows in latency.
+      const pending = handle({ message: result.value.message, raw: result.value.raw, peer });
+      if (pending !== undefined) await pending;
     }
   }
 
@@ -180,15 +191,21 @@ export class Channel<S extends z.ZodType> {
 /**
  * Request/reply over a DEALER: one receive loop matches each reply to the request waiting for it.
  * A reply that matches no waiting request (it came after its timeout) is counted and dropped.
+ * Deadlines are swept by one timer rather than a timer per request.
  */
 export class Requester<S extends z.ZodType> {
   private readonly waiting = new Set<{
     matches: (m: z.infer<S>) => boolean;
-    resolve: (r: Inbound<z.infer<S>>) => void;
+    resolve: (r: Inbound<z.infer<S>> | null) => void;
+    deadline: number;
   }>();
+  private sweeper: NodeJS.Timeout | null = null;
   staleReplies = 0;
 
-  constructor(private readonly channel: Channel<S>) {
+  constructor(
+    private readonly channel: Channel<S>,
+    private readonly sweepMs = 20,
+  ) {
     void channel.serve((inbound) => {
       for (const waiter of this.waiting) {
         if (waiter.matches(inbound.message)) {
@@ -201,31 +218,47 @@ export class Requester<S extends z.ZodType> {
     });
   }
 
-  /** Resolves with the matching reply, or null after `timeoutMs`. */
-  async request(
+  private sweep(): void {
+    const now = Date.now();
+    for (const waiter of this.waiting) {
+      if (waiter.deadline <= now) {
+        this.waiting.delete(waiter);
+        waiter.resolve(null);
+      }
+    }
+    if (this.waiting.size === 0 && this.sweeper !== null) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
+  }
+
+  /** Resolves with the matching reply, or null after about `timeoutMs`; rejects if the send fails. */
+  request(
     message: object,
     matches: (reply: z.infer<S>) => boolean,
     timeoutMs: number,
     raw: readonly Buffer[] = [],
   ): Promise<Inbound<z.infer<S>> | null> {
-    let timer: NodeJS.Timeout | undefined;
-    const reply = new Promise<Inbound<z.infer<S>> | null>((resolve) => {
-      const waiter = { matches, resolve };
+    if (this.sweeper === null) {
+      this.sweeper = setInterval(() => this.sweep(), this.sweepMs);
+      this.sweeper.unref();
+    }
+    return new Promise<Inbound<z.infer<S>> | null>((resolve, reject) => {
+      const waiter = { matches, resolve, deadline: Date.now() + timeoutMs };
       this.waiting.add(waiter);
-      timer = setTimeout(() => {
+      // Not awaited: the reply is what the caller waits for; a failed send ends the wait.
+      this.channel.send(message, raw).catch((error: unknown) => {
         this.waiting.delete(waiter);
-        resolve(null);
-      }, timeoutMs);
+        reject(error);
+      });
     });
-    await this.channel.send(message, raw);
-    const result = await reply;
-    clearTimeout(timer);
-    return result;
   }
 
   close(): void {
     this.channel.close();
-    for (const waiter of this.waiting) waiter.resolve(null as never);
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    this.sweeper = null;
+    for (const waiter of this.waiting) waiter.resolve(null);
     this.waiting.clear();
   }
 }

@@ -27,10 +27,18 @@ test('decode rejects, with a reason, what does not belong on the socket', () => 
     ['empty', [Buffer.alloc(0)], /empty/],
     ['truncated msgpack', [Buffer.from([0x92, 0x01])], /not msgpack/],
     ['not a map', [pack([1, 2])], /not a map/],
-    ['old version', [pack({ v: PROTOCOL_VERSION + 1, type: 'status_request', raw: [] })], /protocol version/],
-    ['unknown type', [pack({ v: PROTOCOL_VERSION, type: 'nope', raw: [] })], /invalid 'nope'/],
+    [
+      'old version',
+      [pack({ v: PROTOCOL_VERSION + 1, raw: [], body: { type: 'status_request' } })],
+      /protocol version/,
+    ],
+    ['unknown type', [pack({ v: PROTOCOL_VERSION, raw: [], body: { type: 'nope' } })], /invalid 'nope'/],
     ['wrong socket', encode({ type: 'heartbeat_ack' }), /invalid 'heartbeat_ack'/],
-    ['missing raw frame', [pack({ v: PROTOCOL_VERSION, type: 'status_request', raw: [4] })], /raw frames/],
+    [
+      'missing raw frame',
+      [pack({ v: PROTOCOL_VERSION, raw: [4], body: { type: 'status_request' } })],
+      /raw frames/,
+    ],
     ['wrong field type', encode({ type: 'stop_request', token: 42 }), /invalid 'stop_request' at token/],
   ];
   for (const [name, frames, reason] of cases) {

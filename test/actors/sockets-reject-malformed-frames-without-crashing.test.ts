@@ -23,10 +23,10 @@ after(() => run.cleanup());
 const BAD_MESSAGES: Buffer[][] = [
   [Buffer.from([0xc1])], // a byte msgpack never uses
   [Buffer.from('{"type":"status_request"}')], // JSON is not our encoding
-  [pack({ v: 1, type: 'no_such_type', raw: [] })],
-  [pack({ v: 99, type: 'status_request', raw: [] })], // another protocol version
-  [pack({ v: 1, type: 'register', role: 'wizard', workerId: 7, raw: [] })], // wrong field types
-  [pack({ v: 1, type: 'status_request', raw: [] }), Buffer.alloc(16)], // an undeclared raw frame
+  [pack({ v: 1, raw: [], body: { type: 'no_such_type' } })],
+  [pack({ v: 99, raw: [], body: { type: 'status_request' } })], // another protocol version
+  [pack({ v: 1, raw: [], body: { type: 'register', role: 'wizard', workerId: 7 } })], // wrong field types
+  [pack({ v: 1, raw: [], body: { type: 'status_request' } }), Buffer.alloc(16)], // an undeclared raw frame
   [pack([1, 2, 3])], // not a map
 ];
 
