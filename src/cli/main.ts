@@ -2,18 +2,15 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { FAULTS, ROLES } from '../actors/protocol.js';
-import { ROLE_MAINS, runWorker } from '../actors/roles/index.js';
 import { ConfigError } from '../config/load.js';
-import type { LogLevel } from '../log/logger.js';
-import { attach } from './commands/attach.js';
-import { status } from './commands/status.js';
-import { injectFault, stopRun } from './commands/stop.js';
-import { train } from './commands/train.js';
+
+// Each command imports its code when it runs: a worker process should not load the browser env,
+// MiniArena or the supervisor, nor pay for them at every restart.
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
 // Commands end the process explicitly: a socket or timer left by a library must not keep it alive.
-async function exitWith(run: () => Promise<number>): Promise<void> {
+async function exitWith(run: () => Promise<number> | number): Promise<void> {
   let code: number;
   try {
     code = await run();
@@ -59,14 +56,14 @@ await yargs(hideBin(process.argv))
         )
         .example('$0 train --resume --run-dir runs/demo', 'continue a stopped or crashed run'),
     (argv) =>
-      exitWith(() =>
-        train({
+      exitWith(async () =>
+        (await import('./commands/train.js')).train({
           config: argv.config,
           runDir: argv['run-dir'],
           detach: argv.detach,
           resume: argv.resume,
           set: argv.set.map(String),
-          logLevel: argv['log-level'] as LogLevel | undefined,
+          logLevel: argv['log-level'],
           view: argv.view,
         }),
       ),
@@ -81,7 +78,14 @@ await yargs(hideBin(process.argv))
         .option('timeout', { type: 'number', default: 3000, describe: 'ms to wait for the supervisor' })
         .example('$0 status --run-dir runs/demo', 'a table of the run and its workers')
         .example('$0 status --run-dir runs/demo --json | jq .workers', 'JSON'),
-    (argv) => exitWith(() => status({ runDir: argv['run-dir'], json: argv.json, timeoutMs: argv.timeout })),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/status.js')).status({
+          runDir: argv['run-dir'],
+          json: argv.json,
+          timeoutMs: argv.timeout,
+        }),
+      ),
   )
   .command(
     'attach',
@@ -91,7 +95,10 @@ await yargs(hideBin(process.argv))
         .option('run-dir', { type: 'string', demandOption: true })
         .option('interval', { type: 'number', default: 500, describe: 'ms between refreshes' })
         .example('$0 attach --run-dir runs/demo', 'watch workers, progress and rates'),
-    (argv) => exitWith(() => attach({ runDir: argv['run-dir'], intervalMs: argv.interval })),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/attach.js')).attach({ runDir: argv['run-dir'], intervalMs: argv.interval }),
+      ),
   )
   .command(
     'stop',
@@ -103,8 +110,12 @@ await yargs(hideBin(process.argv))
         .option('timeout', { type: 'number', default: 60000, describe: 'ms to wait for the run to end' })
         .example('$0 stop --run-dir runs/demo', 'finish in-flight work, flush, exit'),
     (argv) =>
-      exitWith(() =>
-        stopRun({ runDir: argv['run-dir'], tokenFile: argv['token-file'], timeoutMs: argv.timeout }),
+      exitWith(async () =>
+        (await import('./commands/stop.js')).stopRun({
+          runDir: argv['run-dir'],
+          tokenFile: argv['token-file'],
+          timeoutMs: argv.timeout,
+        }),
       ),
   )
   .command(
@@ -121,8 +132,8 @@ await yargs(hideBin(process.argv))
           'crash env-0; the supervisor restarts it',
         ),
     (argv) =>
-      exitWith(() =>
-        injectFault({
+      exitWith(async () =>
+        (await import('./commands/stop.js')).injectFault({
           runDir: argv['run-dir'],
           worker: argv.worker,
           fault: argv.fault,
@@ -150,8 +161,9 @@ await yargs(hideBin(process.argv))
           '$0 worker --role env --id env-3 --control tcp://10.0.0.5:5555',
           'an env worker on another machine',
         ),
-    (argv) =>
-      runWorker(
+    async (argv) => {
+      const { ROLE_MAINS, runWorker } = await import('../actors/roles/index.js');
+      await runWorker(
         {
           role: argv.role,
           workerId: argv.id,
@@ -162,7 +174,81 @@ await yargs(hideBin(process.argv))
           registerTimeoutMs: argv['register-timeout'],
         },
         ROLE_MAINS[argv.role],
-      ),
+      );
+    },
+  )
+  .command('tasks', "task files: validate them, rebuild MiniArena's suite", (y) =>
+    y
+      .command(
+        'validate <files..>',
+        'check task files (WebArena raw JSON, TTI jsonl, WebVoyager jsonl); exit 1 on errors',
+        (v) =>
+          v
+            .positional('files', { type: 'string', array: true, demandOption: true })
+            .option('json', { type: 'boolean', default: false })
+            .option('host', {
+              type: 'string',
+              array: true,
+              default: [] as string[],
+              describe: 'site=URL for placeholders, e.g. shopping=http://localhost:7770',
+            })
+            .option('rewrite', {
+              type: 'string',
+              array: true,
+              default: [] as string[],
+              describe: 'from=to host rewrite for TTI jsonl',
+            })
+            .example(
+              '$0 tasks validate ../shared/data/webarena/test.raw.json --json',
+              'counts by eval type and site, errors',
+            )
+            .example('$0 tasks validate tasks/miniarena/*.json', "MiniArena's suite"),
+        (argv) =>
+          exitWith(async () =>
+            (await import('./commands/tasks.js')).validateTasks({
+              files: (argv.files ?? []).map(String),
+              json: argv.json,
+              hosts: argv.host.map(String),
+              rewrite: argv.rewrite.map(String),
+            }),
+          ),
+      )
+      .command(
+        'generate',
+        "rebuild MiniArena's task suite (deterministic for a seed)",
+        (g) =>
+          g
+            .option('seed', { type: 'number', describe: "data seed (default: the suite's)" })
+            .option('dir', { type: 'string', describe: 'output folder (default: tasks/miniarena)' })
+            .example('$0 tasks generate', 'rewrite tasks/miniarena/{train,test}.json'),
+        (argv) =>
+          exitWith(async () =>
+            (await import('./commands/tasks.js')).generateTasks({ seed: argv.seed, dir: argv.dir }),
+          ),
+      )
+      .demandCommand(1, 'name a tasks command; see tti-run tasks --help'),
+  )
+  .command('arena', "MiniArena's web sites", (y) =>
+    y
+      .command(
+        'serve',
+        'serve the shop, forum and tracker for a person to browse',
+        (a) =>
+          a
+            .option('port', { type: 'number', default: 7770 })
+            .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to listen on' })
+            .option('seed', { type: 'number' })
+            .example('$0 arena serve --port 7770', 'then open http://127.0.0.1:7770/'),
+        (argv) =>
+          exitWith(async () =>
+            (await import('./commands/arena.js')).serveArena({
+              port: argv.port,
+              seed: argv.seed,
+              host: argv.host,
+            }),
+          ),
+      )
+      .demandCommand(1, 'name an arena command; see tti-run arena --help'),
   )
   .demandCommand(1, 'name a command; see --help')
   .strict()

@@ -2,9 +2,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../helpers/run-fixture.js';
 
-for (const command of ['train', 'status', 'attach', 'stop', 'inject', 'worker']) {
-  test(`tti-run ${command} --help shows options and examples`, async () => {
-    const result = await runCli([command, '--help']);
+const COMMANDS = [
+  ['train'],
+  ['status'],
+  ['attach'],
+  ['stop'],
+  ['inject'],
+  ['worker'],
+  ['tasks', 'validate'],
+  ['tasks', 'generate'],
+  ['arena', 'serve'],
+];
+
+for (const command of COMMANDS) {
+  test(`tti-run ${command.join(' ')} --help shows options and examples`, async () => {
+    const result = await runCli([...command, '--help']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Options:/);
     assert.match(result.stdout, /Examples:/);
