@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { RunFixture } from '../helpers/run-fixture.js';
+import { RunFixture, runCli } from '../helpers/run-fixture.js';
 
 test('SIGINT stops a foreground run: exit 0, state stopped, no process left', async (t) => {
   const run = RunFixture.create();
@@ -43,4 +43,30 @@ test('workers exit by themselves when the supervisor is killed with SIGKILL', as
   assert.equal(workerPids.length, 4);
   process.kill(status.pid, 'SIGKILL');
   assert.deepEqual(await run.waitNoProcesses(5000), []);
+});
+
+test('a used run directory needs --resume, which starts from its state and keeps its token', async (t) => {
+  const run = RunFixture.create();
+  t.after(() => run.cleanup());
+  await run.startDetached();
+  const token = readFileSync(path.join(run.runDir, 'token'), 'utf8');
+  assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
+
+  const again = await runCli([
+    'train',
+    '--config',
+    'configs/miniarena.yaml',
+    '--run-dir',
+    run.runDir,
+    '--detach',
+  ]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /already holds a run: pass --resume/);
+
+  const resumed = await runCli(['train', '--resume', '--run-dir', run.runDir, '--detach']);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  await run.waitFor((s) => s.state === 'running', 20000, 'resumed run running');
+  assert.equal(readFileSync(path.join(run.runDir, 'token'), 'utf8'), token);
+  assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
+  assert.deepEqual(await run.waitNoProcesses(3000), []);
 });

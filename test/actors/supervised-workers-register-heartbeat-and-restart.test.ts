@@ -1,9 +1,11 @@
 // One real run (supervisor + 5 worker processes over ZeroMQ), exercised through the real CLI.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { StatusSnapshot } from '../../src/actors/protocol.js';
+import { cliEntry } from '../../src/paths.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 
@@ -52,6 +54,40 @@ test('status --json has the documented fields', async () => {
   for (const key of ['pid', 'state', 'iteration', 'policyVersion', 'workers']) assert.ok(key in s, key);
   const w = (s.workers as Record<string, unknown>[])[0] ?? {};
   for (const key of ['role', 'id', 'pid', 'state', 'restarts', 'lastHeartbeatMs']) assert.ok(key in w, key);
+});
+
+test('attach shows the live view and detaching on Ctrl-C leaves the run undisturbed', async () => {
+  const before = await run.waitFor(() => true, 5000, 'status');
+  const child = spawn(process.execPath, [cliEntry, 'attach', '--run-dir', run.runDir, '--interval', '200']);
+  let screen = '';
+  child.stdout.on('data', (d: Buffer) => {
+    screen += d.toString();
+  });
+  await new Promise((r) => setTimeout(r, 1500));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  assert.equal(code, 0);
+  assert.match(screen, /RUNNING/);
+  assert.match(screen, /inference-0/);
+  const after = await run.waitFor(() => true, 5000, 'status');
+  assert.equal(after.state, 'running');
+  assert.deepEqual(
+    after.workers.map((w) => [w.id, w.pid, w.restarts]),
+    before.workers.map((w) => [w.id, w.pid, w.restarts]),
+  );
+});
+
+test('every process writes JSON lines to its own log file', () => {
+  const logs = readdirSync(path.join(run.runDir, 'logs')).filter((f) => f.endsWith('.jsonl'));
+  for (const name of ['supervisor', 'env-0', 'inference-0', 'replay-0', 'learner-0', 'fault-0']) {
+    assert.ok(logs.includes(`${name}.jsonl`), `${name}.jsonl in ${logs.join(', ')}`);
+  }
+  const lines = readFileSync(path.join(run.runDir, 'logs', 'supervisor.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
+  const first = JSON.parse(lines[0]!) as { level: string; message: string; timestamp: string; name: string };
+  assert.equal(first.name, 'supervisor');
+  assert.ok(first.level && first.message && first.timestamp);
 });
 
 test('a worker killed with SIGKILL is restarted and registers again within 5 s', async () => {
