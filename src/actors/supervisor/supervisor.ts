@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
+import { horizonAt } from '../../curriculum/horizon-schedule.js';
 import type { Logger } from '../../log/logger.js';
 import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/run-dir.js';
 import {
@@ -72,7 +73,7 @@ function readProgress(runDir: RunDir, config: Config, resume: boolean, log: Logg
   const fresh = {
     iteration: 0,
     policyVersion: 0,
-    horizon: config.horizon_schedule[0] ?? config.eval_horizon,
+    horizon: horizonAt({ kind: 'list', horizons: config.horizon_schedule }, 1),
   };
   if (!resume) return fresh;
   if (!existsSync(runDir.state)) {
