@@ -143,7 +143,7 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'worker',
-    'run one worker process (the supervisor starts these; start one by hand for a remote host)',
+    'run one worker process: what the supervisor spawns for each role (it accepts only workers it started)',
     (y) =>
       y
         .option('role', { choices: ROLES, demandOption: true })
@@ -158,8 +158,8 @@ await yargs(hideBin(process.argv))
         .option('log-level', { choices: LOG_LEVELS, default: 'info' as const })
         .option('register-timeout', { type: 'number', default: 30000 })
         .example(
-          '$0 worker --role env --id env-3 --control tcp://10.0.0.5:5555',
-          'an env worker on another machine',
+          '$0 worker --role env --id env-0 --control ipc:///abs/runs/demo/sock/control.sock --parent-pid 4242',
+          'as the supervisor spawns env-0',
         ),
     async (argv) => {
       const { ROLE_MAINS, runWorker } = await import('../actors/roles/index.js');
