@@ -1,17 +1,21 @@
-// The replay role: receives finished trajectories, keeps the successful ones (TTI's filter:
-// reward 1 and an answer that is not N/A) and serves them to the learner.
-// This shell keeps them in memory; the durable append-only log arrives with the TTI loop.
-import { Inbound, type Trajectory } from '../protocol.js';
+// The replay role: receives finished trajectories, keeps the successful ones (TTI's filter) in a
+// durable append-only log (src/replay), and serves samples of them to the learner.
+import path from 'node:path';
+import { isKept } from '../../replay/filter.js';
+import { ReplayLog } from '../../replay/replay-log.js';
+import { sampleTrajectories } from '../../replay/sample.js';
+import { Inbound } from '../protocol.js';
 import { Channel } from '../transport.js';
 import type { RoleMain } from './worker-shell.js';
 
-export function isKept(trajectory: Trajectory): boolean {
-  return (
-    trajectory.reward >= 1 && trajectory.answer !== null && trajectory.answer.trim().toUpperCase() !== 'N/A'
-  );
-}
-
 export const replayRole: RoleMain = async (ctx) => {
+  if (ctx.runDir === null) throw new Error('the replay role needs --run-dir for its log');
+  const { log, report } = ReplayLog.open(path.join(ctx.runDir, 'replay'), ctx.config.capacity);
+  if (report.truncatedBytes > 0) {
+    ctx.log.warn(`replay log: cut ${report.truncatedBytes} bytes from its tail (${report.reason})`);
+  }
+  ctx.log.info(`replay log: ${report.records} kept trajectories`);
+
   const incoming = Channel.create(
     'trajectories',
     'pull',
@@ -23,18 +27,21 @@ export const replayRole: RoleMain = async (ctx) => {
   const samples = Channel.create('samples', 'router', Inbound.samplesToReplay, ctx.rejected, ctx.tuning);
   await samples.bind(ctx.endpoints.samples);
 
-  const kept = new Map<string, Trajectory>();
-  ctx.counters.received = 0;
-  ctx.counters.kept = 0;
+  const count = (key: string) => {
+    ctx.counters[key] = (ctx.counters[key] ?? 0) + 1;
+  };
+  ctx.counters.kept = log.size;
 
   const receiving = incoming.serve(({ message }) => {
-    ctx.counters.received = (ctx.counters.received ?? 0) + 1;
-    if (isKept(message) && !kept.has(message.episodeId)) kept.set(message.episodeId, message);
-    ctx.counters.kept = kept.size;
+    count('received');
+    if (!isKept(message)) return;
+    if (log.append(message)) count('appended');
+    else count('duplicates');
+    ctx.counters.kept = log.size;
   });
   const serving = samples.serve(async ({ message, peer }) => {
     if (peer === null) return;
-    const batch = [...kept.values()].slice(-message.maxTrajectories);
+    const batch = sampleTrajectories(log.trajectories(), message.maxTrajectories, Math.random);
     await samples
       .sendTo(peer, { type: 'sample_batch', trajectories: batch })
       .catch((error: Error) => ctx.log.warn(`sample batch lost: ${error.message}`));
@@ -45,6 +52,7 @@ export const replayRole: RoleMain = async (ctx) => {
       incoming.close();
       samples.close();
       await Promise.allSettled([receiving, serving]);
+      log.close();
     },
   };
 };
