@@ -117,8 +117,9 @@ export const TaskAssignment = z.object({
   type: z.literal('task_assignment'),
   requestId: Count,
   episodeId: z.string(),
-  /** the task in WebArena's JSON format, validated by the env's task loader */
-  task: z.record(z.string(), z.unknown()),
+  /** the task file and the task's id in it; each env worker loads task files with its own hosts */
+  taskFile: z.string(),
+  taskId: z.string(),
   horizon: z.number().int().positive(),
   minTry: z.number().int().positive(),
   split: z.enum(['train', 'test']),

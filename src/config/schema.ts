@@ -50,6 +50,31 @@ export const FaultConfig = z
   })
   .prefault({});
 
+export const EnvConfig = z
+  .strictObject({
+    /** how replies are read: TTI's "Thought: … Action: …" or WebArena's ``` blocks */
+    action_format: z.enum(['tti', 'webarena']).default('tti'),
+    /** cap on one step (act, wait for load, observe) */
+    action_timeout_ms: PositiveInt.default(30000),
+    /** cap on a whole episode */
+    episode_timeout_ms: PositiveInt.default(600000),
+    /** JPEG screenshots in observations and episode records */
+    screenshot: z.boolean().default(false),
+    /** write each episode's record (steps, verdict) under RUN_DIR/episodes/ */
+    record_episodes: z.boolean().default(true),
+    /** how long an env worker waits for inference to answer one step */
+    act_timeout_ms: PositiveInt.default(120000),
+  })
+  .prefault({});
+
+export const TasksConfig = z
+  .strictObject({
+    /** task files (WebArena raw JSON, TTI jsonl); null: MiniArena's suite in tasks/miniarena/ */
+    train: z.string().nullable().default(null),
+    test: z.string().nullable().default(null),
+  })
+  .prefault({});
+
 export const Config = z.strictObject({
   run_name: z.string().min(1).default('tti'),
   seed: NonNegativeInt.default(0),
@@ -73,6 +98,8 @@ export const Config = z.strictObject({
   temperature: z.number().nonnegative().default(1.0),
   /** external WebArena host (TTI's key); null runs the embedded MiniArena */
   webarena_host: z.string().nullable().default(null),
+  tasks: TasksConfig,
+  env: EnvConfig,
   workers: WorkersConfig,
   fault: FaultConfig,
   supervisor: SupervisorConfig,

@@ -10,7 +10,7 @@ test('SIGINT stops a foreground run: exit 0, state stopped, no process left', as
   t.after(() => run.cleanup());
   await run.startForeground();
   run.foreground?.kill('SIGINT');
-  assert.equal(await run.foregroundExit(20000), 0, run.foregroundOutput);
+  assert.equal(await run.foregroundExit(60000), 0, run.foregroundOutput);
   assert.deepEqual(await run.waitNoProcesses(3000), []);
   const state = JSON.parse(readFileSync(path.join(run.runDir, 'state.json'), 'utf8')) as { state: string };
   assert.equal(state.state, 'stopped');
@@ -28,7 +28,7 @@ test('a worker crashing in a loop stops the run after max_restarts, naming the r
     ],
     false,
   );
-  const code = await run.foregroundExit(30000);
+  const code = await run.foregroundExit(90000);
   assert.equal(code, 3, run.foregroundOutput);
   assert.match(run.foregroundOutput, /run failed: fault worker fault-0 .* restarted more than 2 times/);
   assert.match(run.foregroundOutput, /last error: .*boom-in-a-loop/);

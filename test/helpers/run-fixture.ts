@@ -40,7 +40,7 @@ export const SMALL_RUN = [
   'workers.replay=1',
   'workers.learner=1',
   'supervisor.heartbeat_interval_ms=200',
-  'supervisor.heartbeat_timeout_ms=2000',
+  'supervisor.heartbeat_timeout_ms=4000',
   'supervisor.backoff_initial_ms=50',
   'supervisor.shutdown_timeout_ms=5000',
 ];
@@ -61,7 +61,7 @@ export class RunFixture {
     for (const s of [...SMALL_RUN, ...sets]) args.push('--set', s);
     const result = await runCli(args);
     if (result.code !== 0) throw new Error(`train --detach failed (${result.code}): ${result.stderr}`);
-    return this.waitFor((s) => s.state === 'running', 20000, 'all workers registered');
+    return this.waitFor((s) => s.state === 'running', 60000, 'all workers registered');
   }
 
   /** Starts `train` in the foreground (as a user's terminal would) and returns once it is running. */
@@ -75,7 +75,7 @@ export class RunFixture {
     this.foreground.stderr?.on('data', (d: Buffer) => {
       this.foregroundOutput += d.toString();
     });
-    if (waitRunning) await this.waitFor((s) => s.state === 'running', 20000, 'all workers registered');
+    if (waitRunning) await this.waitFor((s) => s.state === 'running', 60000, 'all workers registered');
   }
 
   foregroundExit(timeoutMs: number): Promise<number | null> {
@@ -137,6 +137,8 @@ export class RunFixture {
         // gone
       }
     }
-    rmSync(this.runDir, { recursive: true, force: true });
+    // TTI_KEEP_RUNS=1 keeps run directories (logs, records) for a look after a failure.
+    if (process.env.TTI_KEEP_RUNS) process.stderr.write(`kept ${this.runDir}\n`);
+    else rmSync(this.runDir, { recursive: true, force: true });
   }
 }

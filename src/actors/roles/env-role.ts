@@ -1,19 +1,174 @@
-// The env role: one per web host. It pulls tasks from the supervisor (pull-based, so a busy
-// worker never gets more than it asked for), asks inference for actions and pushes finished
-// trajectories to replay. Running episodes in Chromium arrives with the browser env (src/envs).
+// The env role: one per web host. It drives one Chromium (src/envs), pulls tasks from the
+// supervisor (pull-based, so a busy worker never holds more than it runs), asks inference for each
+// action, and pushes the finished, scored trajectory to replay.
+//
+// With no external host configured (`webarena_host: null`), the worker serves its own MiniArena
+// instance on a free port: one independent instance per env worker, reset before every episode,
+// and restarted together with the worker.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Inbound } from '../protocol.js';
+import { BrowserEnv, loadTaskFile, type Observation, type Task } from '../../envs/index.js';
+import {
+  type MiniArenaHost,
+  startMiniArenaHost,
+  WEBARENA_SITES,
+  type WebArenaSite,
+} from '../../envs/miniarena/index.js';
+import {
+  Inbound,
+  type TaskAssignmentMessage,
+  type Trajectory,
+  type Observation as WireObservation,
+} from '../protocol.js';
 import { Channel, Requester } from '../transport.js';
-import type { RoleMain } from './worker-shell.js';
+import type { RoleContext, RoleMain } from './worker-shell.js';
 
 const TASK_REQUEST_TIMEOUT_MS = 5000;
 
+/** WebArena's ports on one host, as TTI's `webarena_host` names it. */
+function webArenaHosts(host: string): Record<string, string> {
+  const base = /^https?:\/\//.test(host) ? host.replace(/\/$/, '') : `http://${host}`;
+  return {
+    __SHOPPING__: `${base}:7770`,
+    __SHOPPING_ADMIN__: `${base}:7780/admin`,
+    __REDDIT__: `${base}:9999`,
+    __GITLAB__: `${base}:8023`,
+    __MAP__: `${base}:3000`,
+    __WIKIPEDIA__: `${base}:8888`,
+  };
+}
+
+function toWire(observation: Observation): WireObservation {
+  const nodes = observation.nodes;
+  return {
+    text: observation.text,
+    url: observation.url,
+    nodes: {
+      ids: nodes.map((n) => Number(n.id)),
+      roles: nodes.map((n) => n.role),
+      names: nodes.map((n) => n.name),
+      depths: nodes.map((n) => n.depth),
+    },
+    note: observation.notes.length > 0 ? observation.notes.join('\n') : null,
+    screenshotFrame: null,
+  };
+}
+
+/** Where this worker's episodes run: its own MiniArena, or the configured WebArena host. */
+async function webHost(
+  ctx: RoleContext,
+): Promise<{ hosts: Record<string, string>; authDir: string; arena: MiniArenaHost | null }> {
+  const authDir = path.join(ctx.runDir ?? '.', 'auth', ctx.workerId);
+  if (ctx.config.webarena_host !== null)
+    return { hosts: webArenaHosts(ctx.config.webarena_host), authDir, arena: null };
+  // The suite's own seed: the tasks' answers were computed from that data.
+  const arena = await startMiniArenaHost();
+  // Tasks name Playwright storage states (./.auth/<site>_state.json): write this host's logins there.
+  mkdirSync(path.join(authDir, '.auth'), { recursive: true });
+  for (const site of Object.keys(WEBARENA_SITES) as WebArenaSite[]) {
+    writeFileSync(
+      path.join(authDir, '.auth', `${site}_state.json`),
+      JSON.stringify(arena.storageState([site])),
+    );
+  }
+  ctx.log.info(`MiniArena for ${ctx.workerId} at ${arena.origin}`);
+  return { hosts: arena.placeholders, authDir, arena };
+}
+
 export const envRole: RoleMain = async (ctx) => {
+  const { hosts, authDir, arena } = await webHost(ctx);
+  const env = await BrowserEnv.launch({
+    actionFormat: ctx.config.env.action_format,
+    actionTimeoutMs: ctx.config.env.action_timeout_ms,
+    episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
+    allowedOrigins: arena ? [arena.origin] : Object.values(hosts).map((url) => new URL(url).origin),
+    observation: { screenshot: ctx.config.env.screenshot },
+    ...(ctx.config.env.record_episodes && ctx.runDir ? { recordDir: path.join(ctx.runDir, 'episodes') } : {}),
+  });
+
   const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, ctx.rejected, ctx.tuning);
   taskChannel.connect(ctx.endpoints.tasks);
   const tasks = new Requester(taskChannel);
+  const actChannel = Channel.create('act', 'dealer', Inbound.actToEnv, ctx.rejected, ctx.tuning);
+  // One DEALER connected to every inference worker: requests are spread over them.
+  for (const endpoint of Object.values(ctx.endpoints.act)) actChannel.connect(endpoint);
+  const act = new Requester(actChannel);
   const trajectories = Channel.create('trajectories', 'push', null, ctx.rejected, ctx.tuning);
   trajectories.connect(ctx.endpoints.trajectories);
+
+  const taskFiles = new Map<string, Map<string, Task>>();
+  const taskFor = (assignment: TaskAssignmentMessage): Task => {
+    let byId = taskFiles.get(assignment.taskFile);
+    if (byId === undefined) {
+      byId = new Map(loadTaskFile(assignment.taskFile, { hosts, authDir }).map((t) => [t.id, t]));
+      taskFiles.set(assignment.taskFile, byId);
+    }
+    const task = byId.get(assignment.taskId);
+    if (task === undefined) throw new Error(`no task ${assignment.taskId} in ${assignment.taskFile}`);
+    return task;
+  };
+  const count = (key: string, by = 1) => {
+    ctx.counters[key] = (ctx.counters[key] ?? 0) + by;
+  };
+
+  const runEpisode = async (assignment: TaskAssignmentMessage): Promise<void> => {
+    const task = taskFor(assignment);
+    await arena?.reset();
+    let observation: Observation | null = await env.reset(task, {
+      horizon: assignment.horizon,
+      minTry: assignment.minTry,
+      episodeId: assignment.episodeId,
+    });
+    const versions: number[] = [];
+    for (let step = 0; observation !== null; step++) {
+      const reply = await act.request(
+        {
+          type: 'act_request',
+          episodeId: assignment.episodeId,
+          step,
+          intent: task.intent,
+          observation: toWire(observation),
+        },
+        (m) => m.episodeId === assignment.episodeId && m.step === step,
+        ctx.config.env.act_timeout_ms,
+      );
+      if (reply === null) {
+        await env.abandon();
+        throw new Error(`no action from inference within ${ctx.config.env.act_timeout_ms} ms`);
+      }
+      versions.push(reply.message.policyVersion);
+      const result = await env.step(reply.message.reply);
+      count('steps');
+      observation = result.observation;
+      if (result.done && result.record) {
+        const record = result.record;
+        const trajectory: Trajectory = {
+          type: 'trajectory',
+          episodeId: assignment.episodeId,
+          taskId: task.id,
+          site: task.sites[0] ?? 'unknown',
+          reward: record.verdict.success ? 1 : 0,
+          answer: record.answer,
+          steps: record.steps.map((s, i) => ({
+            observation: s.observation,
+            reply: s.reply ?? s.actionText,
+            action: s.actionText,
+            policyVersion: versions[i] ?? 0,
+          })),
+        };
+        await trajectories.send(trajectory);
+        count('episodes');
+        if (trajectory.reward > 0) count('successes');
+        if (record.verdict.status !== 'scored') count('unscored');
+        ctx.log.info(
+          `episode ${assignment.episodeId} (task ${task.id}): ${record.endReason} after ${record.steps.length} steps, ` +
+            `reward ${trajectory.reward} (${record.verdict.why})`,
+        );
+        return;
+      }
+    }
+  };
 
   let running = true;
   let requestId = 0;
@@ -31,19 +186,29 @@ export const envRole: RoleMain = async (ctx) => {
         await sleep(reply.message.retryAfterMs);
         continue;
       }
-      ctx.counters.tasksReceived = (ctx.counters.tasksReceived ?? 0) + 1;
-      ctx.log.warn(
-        `task ${reply.message.episodeId} received, but this build has no browser env to run it yet`,
-      );
+      ctx.setBusy(true);
+      try {
+        await runEpisode(reply.message);
+      } catch (error) {
+        // One bad episode (a page that hangs, a task that does not load) must not stop the worker.
+        count('errors');
+        ctx.log.warn(`episode ${reply.message.episodeId} failed: ${(error as Error).message}`);
+      } finally {
+        ctx.setBusy(false);
+      }
     }
   })();
 
   return {
-    async stop() {
+    async stop(deadlineMs) {
       running = false;
-      await Promise.race([loop, sleep(TASK_REQUEST_TIMEOUT_MS)]);
+      // The episode in flight finishes (or the deadline cuts it); then the browser and host go.
+      await Promise.race([loop, sleep(Math.max(0, deadlineMs - 1000))]);
       tasks.close();
+      act.close();
       trajectories.close();
+      await env.close().catch(() => undefined);
+      await arena?.close();
     },
   };
 };

@@ -199,7 +199,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
       .catch(() => undefined);
   }, welcome.heartbeatIntervalMs).unref();
 
-  role = await main({
+  const context: RoleContext = {
     role: args.role,
     workerId: args.workerId,
     runId: welcome.runId,
@@ -213,7 +213,14 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     setBusy: (b) => {
       busy = b;
     },
-  });
+  };
+  // A role that cannot start (a port taken, a browser that does not launch) is a crash like any other.
+  try {
+    role = await main(context);
+  } catch (error) {
+    die(error);
+    return new Promise<never>(() => undefined);
+  }
   log.info(`${args.role} role started`);
   // The process lives until a command, a signal or the supervisor's absence ends it.
   return new Promise<never>(() => {

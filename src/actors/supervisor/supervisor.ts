@@ -3,12 +3,16 @@
 // requests, and shuts everything down in order on a stop.
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
 import { horizonAt } from '../../curriculum/horizon-schedule.js';
+import { type TaskRef, TaskSampler } from '../../curriculum/task-sampler.js';
+import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import type { Logger } from '../../log/logger.js';
+import { projectRoot } from '../../paths.js';
 import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/run-dir.js';
 import {
   type Endpoints,
@@ -63,6 +67,22 @@ export function workerSpecs(config: Config): WorkerSpec[] {
   return specs;
 }
 
+const DEFAULT_TRAIN_TASKS = path.join(projectRoot, 'tasks', 'miniarena', 'train.json');
+
+/** Task ids of a task file, validated now so that a broken file stops the run at its start. */
+function loadTaskRefs(file: string): TaskRef[] {
+  const absolute = path.resolve(file);
+  const report = validateTaskFile(absolute);
+  if (report.issues.length > 0) {
+    const shown = report.issues.slice(0, 5).map((issue) => `  - ${formatTaskIssue(issue)}`);
+    const more = report.issues.length > 5 ? `\n  (+${report.issues.length - 5} more)` : '';
+    throw new Error(
+      `task file ${absolute} has ${report.issues.length} error(s):\n${shown.join('\n')}${more}`,
+    );
+  }
+  return report.tasks.map((task) => ({ file: absolute, id: task.id }));
+}
+
 function tokensMatch(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -97,6 +117,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     fault: ids('fault'),
   });
   if (note) log.warn(note);
+
+  const trainTasks = new TaskSampler(loadTaskRefs(config.tasks.train ?? DEFAULT_TRAIN_TASKS), 'uniform');
+  log.info(`training tasks: ${trainTasks.size} from ${config.tasks.train ?? DEFAULT_TRAIN_TASKS}`);
 
   const rejected = new RejectedFrames((message) => log.warn(message));
   const tuning: SocketTuning = {
@@ -211,12 +234,30 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     .catch((error: Error) => log.error(`control loop failed: ${error.message}`));
 
   // tasks: env workers pull; none are handed out while the run is stopping
+  let episodes = 0;
   void tasks
     .serve(async ({ message, peer }) => {
       if (peer === null) return;
+      if (shutdown !== null) {
+        await tasks
+          .sendTo(peer, { type: 'no_task', requestId: message.requestId, retryAfterMs: 1000 })
+          .catch(() => undefined);
+        return;
+      }
+      const task = trainTasks.next();
+      episodes += 1;
       await tasks
-        .sendTo(peer, { type: 'no_task', requestId: message.requestId, retryAfterMs: 500 })
-        .catch(() => undefined);
+        .sendTo(peer, {
+          type: 'task_assignment',
+          requestId: message.requestId,
+          episodeId: `${runId}-e${episodes}`,
+          taskFile: task.file,
+          taskId: task.id,
+          horizon: progress.horizon,
+          minTry: config.min_try,
+          split: 'train',
+        })
+        .catch((error: Error) => log.warn(`task for ${message.workerId} lost: ${error.message}`));
     })
     .catch((error: Error) => log.error(`tasks loop failed: ${error.message}`));
 
