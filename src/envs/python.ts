@@ -10,8 +10,12 @@ function escapeChar(ch: string): string {
   return `\\U${code.toString(16).padStart(8, '0')}`;
 }
 
+/** Printable ASCII without a quote or a backslash: repr() only adds the quotes. */
+const PLAIN = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
+
 /** Python's repr() of a str. */
 export function pyRepr(s: string): string {
+  if (PLAIN.test(s)) return `'${s}'`;
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {

@@ -1,56 +1,120 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { BrowserEnv, EpisodeSetupError, originsOf } from '../../src/envs/index.js';
+import { BrowserEnv, type EpisodeRecord, EpisodeSetupError, originsOf } from '../../src/envs/index.js';
 import { page, serve, type TestServer } from './support/server.js';
 import { webarenaTask } from './support/tasks.js';
 
 let server: TestServer;
 let other: TestServer;
 let env: BrowserEnv;
+let recordDir: string;
+/** Short, so a hang ends quickly; long enough for a plain page on a busy 2-core machine. */
+const ACTION_TIMEOUT_MS = 4000;
+
+/** The record the env wrote to disk for the episode. */
+function recorded(episodeId: string): EpisodeRecord {
+  return JSON.parse(readFileSync(path.join(recordDir, episodeId, 'record.json'), 'utf8')) as EpisodeRecord;
+}
+
+/** A whole episode on /ok: a click that navigates, then an answer that scores 1. */
+async function fullEpisode(e: BrowserEnv): Promise<void> {
+  const obs = await e.reset(webarenaTask(`${server.origin}/ok`));
+  assert.match(obs.tree, /heading 'Fine'/);
+  const link = obs.nodes.find((n) => n.role === 'link' && n.name === 'Next')!.id;
+  const r = await e.step(`\`\`\`click [${link}]\`\`\``);
+  assert.equal(r.done, false, r.record?.error ?? '');
+  assert.deepEqual(r.observation!.notes, []);
+  assert.match(r.observation!.tree, /heading 'Next page'/);
+  const done = await e.step('```stop [yes]```');
+  assert.equal(done.record!.endReason, 'answer');
+  assert.equal(done.record!.verdict.score, 1);
+}
+
 before(async () => {
+  recordDir = mkdtempSync(path.join(tmpdir(), 'tti-env-records-'));
   server = await serve({
-    '/ok': page('Fine', '<h1>Fine</h1>'),
+    '/ok': page('Fine', '<h1>Fine</h1><a href="/next">Next</a>'),
+    '/next': page('Next', '<h1>Next page</h1>'),
     '/hang': page('Hang', '<button onclick="while (true) {}">Freeze</button>'),
+    '/hang-on-load': page('Hang on load', '<h1>Never</h1><script>while (true) {}</script>'),
     '/never': () => {
       // never answers
     },
   });
   other = await serve({ '/pic': (_q, res) => res.writeHead(200, { 'content-type': 'image/gif' }).end() });
-  env = await BrowserEnv.launch({ actionTimeoutMs: 2000, allowedOrigins: [] });
+  env = await BrowserEnv.launch({ actionTimeoutMs: ACTION_TIMEOUT_MS, allowedOrigins: [], recordDir });
 });
 after(async () => {
   await env.close();
   await server.close();
   await other.close();
+  rmSync(recordDir, { recursive: true, force: true });
 });
 
 test('a page that hangs ends the episode with a recorded error, and the next episode runs', async () => {
-  const obs = await env.reset(webarenaTask(`${server.origin}/hang`));
+  const obs = await env.reset(webarenaTask(`${server.origin}/hang`), { episodeId: 'hang' });
   const freeze = obs.nodes.find((n) => n.role === 'button')!.id;
   const t0 = Date.now();
   const r = await env.step(`\`\`\`click [${freeze}]\`\`\``);
-  assert.ok(Date.now() - t0 < 6000);
+  assert.ok(Date.now() - t0 < ACTION_TIMEOUT_MS + 4000, `the hang held the step for ${Date.now() - t0} ms`);
   assert.equal(r.done, true);
   assert.equal(r.record!.endReason, 'action_timeout');
-  assert.match(r.record!.error!, /took longer than 2000 ms/);
+  assert.match(r.record!.error!, new RegExp(`took longer than ${ACTION_TIMEOUT_MS} ms`));
   assert.equal(r.record!.verdict.status, 'error');
   assert.equal(r.record!.verdict.score, 0);
+  // The record on disk says the same.
+  const onDisk = recorded('hang');
+  assert.equal(onDisk.endReason, 'action_timeout');
+  assert.match(onDisk.error!, new RegExp(`took longer than ${ACTION_TIMEOUT_MS} ms`));
+  assert.equal(onDisk.steps.length, 1);
+  assert.equal(onDisk.steps[0]!.actionText, `click [${freeze}]`);
 
-  const next = await env.reset(webarenaTask(`${server.origin}/ok`));
-  assert.match(next.tree, /heading 'Fine'/);
-  const done = await env.step('```stop [yes]```');
-  assert.equal(done.record!.verdict.score, 1);
+  await fullEpisode(env);
 });
 
 test('a crashed tab ends the episode with a recorded error, and the next episode runs', async () => {
-  await env.reset(webarenaTask(`${server.origin}/ok`));
+  await env.reset(webarenaTask(`${server.origin}/ok`), { episodeId: 'crash' });
   const r = await env.step('```goto [chrome://crash]```');
   assert.equal(r.done, true);
   assert.equal(r.record!.endReason, 'crash');
   assert.match(r.record!.error!, /crashed/);
-  const next = await env.reset(webarenaTask(`${server.origin}/ok`));
-  assert.match(next.tree, /heading 'Fine'/);
-  await env.abandon();
+  assert.equal(r.record!.verdict.status, 'error');
+  const onDisk = recorded('crash');
+  assert.equal(onDisk.endReason, 'crash');
+  assert.match(onDisk.error!, /crashed/);
+
+  await fullEpisode(env);
+});
+
+test('start pages that hang or crash are setup errors naming the task, and the next episode runs', async () => {
+  const t0 = Date.now();
+  await assert.rejects(env.reset(webarenaTask(`${server.origin}/hang-on-load`)), (e: unknown) => {
+    return e instanceof EpisodeSetupError && /^task test: could not start the episode: /.test(e.message);
+  });
+  assert.ok(
+    Date.now() - t0 < ACTION_TIMEOUT_MS + 4000,
+    `the hung start page held reset for ${Date.now() - t0} ms`,
+  );
+  await fullEpisode(env);
+
+  await assert.rejects(env.reset(webarenaTask('chrome://crash')), EpisodeSetupError);
+  await fullEpisode(env);
+});
+
+test('hangs and crashes in a row: the same env keeps running episodes', async () => {
+  for (const bad of ['hang', 'crash']) {
+    const obs = await env.reset(webarenaTask(`${server.origin}/${bad === 'hang' ? 'hang' : 'ok'}`));
+    const r =
+      bad === 'hang'
+        ? await env.step(`\`\`\`click [${obs.nodes.find((n) => n.role === 'button')!.id}]\`\`\``)
+        : await env.step('```goto [chrome://crash]```');
+    assert.equal(r.done, true);
+    assert.equal(r.record!.endReason, bad === 'hang' ? 'action_timeout' : 'crash');
+  }
+  await fullEpisode(env);
 });
 
 test('a server that never answers is a failed action with a note, not the end of the episode', async () => {
@@ -67,8 +131,7 @@ test('when Chromium itself dies, the next reset launches another', async () => {
   try {
     await own.reset(webarenaTask(`${server.origin}/ok`));
     await (own as unknown as { browser: { close(): Promise<void> } }).browser.close();
-    const obs = await own.reset(webarenaTask(`${server.origin}/ok`));
-    assert.match(obs.tree, /heading 'Fine'/);
+    await fullEpisode(own);
   } finally {
     await own.close();
   }

@@ -1,12 +1,25 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
+/** How long a requested navigation counts as under way if Chrome never says it started. */
+const NAVIGATION_START_GRACE_MS = 2000;
+
+/** What the page's own CDP session says about its main frame's navigations. */
+interface NavigationState {
+  mainFrameId: string | null;
+  /** When a navigation of the main frame in this tab was requested (a link click, a form), not started yet; 0 = none. */
+  requestedAt: number;
+  /** Between Page.frameStartedLoading and Page.frameStoppedLoading of the main frame. */
+  loading: boolean;
+}
+
 /** The tabs of one episode: the context, the current page and a CDP session per page. */
 export class EpisodeSession {
   readonly context: BrowserContext;
   current: Page;
-  private readonly clients = new Map<Page, CDPSession>();
+  private readonly clients = new Map<Page, Promise<CDPSession>>();
   private readonly inflight = new Map<Page, number>();
   private readonly lastActivity = new Map<Page, number>();
+  private readonly navigation = new Map<Page, NavigationState>();
   crashed: string | null = null;
 
   constructor(context: BrowserContext, first: Page) {
@@ -33,14 +46,71 @@ export class EpisodeSession {
     });
     page.on('close', () => {
       this.clients.delete(page);
+      this.navigation.delete(page);
     });
+    void this.watchNavigations(page);
   }
 
-  async client(page: Page = this.current): Promise<CDPSession> {
+  /**
+   * A click's navigation sends its first request only after Chrome has begun it, which on a busy
+   * machine can be later than the quiet window: Page.frameRequestedNavigation arrives before the
+   * click returns, and marks the page busy until the navigation starts loading (or is dropped).
+   */
+  private async watchNavigations(page: Page): Promise<void> {
+    const state: NavigationState = { mainFrameId: null, requestedAt: 0, loading: false };
+    try {
+      const c = await this.client(page);
+      const touch = () => this.lastActivity.set(page, Date.now());
+      const main = (frameId: string) => state.mainFrameId === null || frameId === state.mainFrameId;
+      c.on('Page.frameRequestedNavigation', (e) => {
+        if (main(e.frameId) && e.disposition === 'currentTab') {
+          state.requestedAt = Date.now();
+          touch();
+        }
+      });
+      const started = (e: { frameId: string }) => {
+        if (!main(e.frameId)) return;
+        state.requestedAt = 0;
+        touch();
+      };
+      c.on('Page.frameStartedNavigating', started);
+      c.on('Page.frameClearedScheduledNavigation', started);
+      c.on('Page.frameStartedLoading', (e) => {
+        if (!main(e.frameId)) return;
+        state.requestedAt = 0;
+        state.loading = true;
+        touch();
+      });
+      c.on('Page.frameStoppedLoading', (e) => {
+        if (!main(e.frameId)) return;
+        state.requestedAt = 0;
+        state.loading = false;
+        touch();
+      });
+      this.navigation.set(page, state);
+      const [, tree] = await Promise.all([c.send('Page.enable'), c.send('Page.getFrameTree')]);
+      state.mainFrameId = tree.frameTree.frame.id;
+    } catch {
+      // a tab that closed or crashed meanwhile: settle() falls back on the network alone
+      this.navigation.delete(page);
+    }
+  }
+
+  /** True while the page's main frame has a navigation requested or loading. */
+  private navigating(page: Page, now: number): boolean {
+    const s = this.navigation.get(page);
+    if (!s) return false;
+    return s.loading || (s.requestedAt > 0 && now - s.requestedAt < NAVIGATION_START_GRACE_MS);
+  }
+
+  client(page: Page = this.current): Promise<CDPSession> {
     let c = this.clients.get(page);
     if (!c) {
-      c = await this.context.newCDPSession(page);
+      c = this.context.newCDPSession(page);
       this.clients.set(page, c);
+      c.catch(() => {
+        if (this.clients.get(page) === c) this.clients.delete(page);
+      });
     }
     return c;
   }
@@ -50,27 +120,51 @@ export class EpisodeSession {
   }
 
   /**
-   * Waits until the page has loaded and its network has been quiet for `quietMs`, at most `capMs`
-   * (a condition, not a fixed sleep: a static page settles in a few milliseconds).
+   * Waits until the page has loaded, no navigation of its main frame is pending and its network has
+   * been quiet for `quietMs`, at most `capMs`
+   * (a condition, not a fixed sleep: a static page settles as soon as it has been quiet that long).
    */
   async settle(capMs: number, quietMs = 50, page: Page = this.current): Promise<boolean> {
     const start = Date.now();
     const deadline = start + capMs;
     await page.waitForLoadState('load', { timeout: Math.max(1, capMs) }).catch(() => {});
     while (Date.now() < deadline && !page.isClosed()) {
-      const idle = (this.inflight.get(page) ?? 0) === 0;
+      const idle = (this.inflight.get(page) ?? 0) === 0 && !this.navigating(page, Date.now());
       // Counted from the call too: a click's navigation may not have sent its request yet.
       const quietFor = Date.now() - Math.max(start, this.lastActivity.get(page) ?? 0);
       if (idle && quietFor >= quietMs) {
         // A navigation that committed meanwhile must finish loading before we observe.
-        return page
+        const loaded = await page
           .waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) })
           .then(() => true)
           .catch(() => false);
+        if (!loaded) return false;
+        // (MiniArena oracle fix) Playwright may not have seen a document that has just committed, so
+        // the wait above can resolve on the old one: ask the live document itself before observing
+        // (else the observation is an empty "busy" RootWebArea).
+        if (await this.documentComplete(page, deadline - Date.now())) return true;
+        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(10, deadline - Date.now()))));
+        continue;
       }
-      await new Promise((r) => setTimeout(r, Math.min(quietMs, 10)));
+      // Quiet so far: sleep exactly until the window would close (activity meanwhile restarts it);
+      // requests in flight: look again shortly.
+      const wait = idle ? quietMs - quietFor : Math.min(quietMs, 10);
+      await new Promise((r) => setTimeout(r, Math.max(1, Math.min(wait, deadline - Date.now()))));
     }
     return false;
+  }
+
+  /** document.readyState of the page's live main document is "complete" (false when it cannot tell). */
+  private async documentComplete(page: Page, capMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((r) => {
+      timer = setTimeout(() => r(false), Math.max(1, capMs));
+    });
+    const ask = this.client(page)
+      .then((c) => c.send('Runtime.evaluate', { expression: 'document.readyState', returnByValue: true }))
+      .then((r) => (r as { result: { value?: unknown } }).result.value === 'complete')
+      .catch(() => false);
+    return Promise.race([ask, late]).finally(() => clearTimeout(timer));
   }
 
   /**

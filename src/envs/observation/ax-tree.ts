@@ -120,13 +120,11 @@ interface SnapshotDocument {
  * [0,0,0,0] as getBoundingClientRect says for it; pseudo elements (list markers) stay unknown,
  * as resolveNode cannot reach them in WebArena's way.
  */
-async function snapshotBounds(client: CDPSession, backendIds: number[]): Promise<(Bounds | null)[]> {
-  const snap = (await client.send('DOMSnapshot.captureSnapshot', {
-    computedStyles: [],
-    includeDOMRects: false,
-  })) as {
-    documents: SnapshotDocument[];
-  };
+async function snapshotBounds(
+  pending: Promise<{ documents: SnapshotDocument[] }>,
+  backendIds: number[],
+): Promise<(Bounds | null)[]> {
+  const snap = await pending;
   const doc = snap.documents[0];
   if (!doc) return backendIds.map(() => null);
   const sx = doc.scrollOffsetX ?? 0;
@@ -212,28 +210,49 @@ function viewportRatio(
   return formula === 'webarena' ? ((ow * oh) / w) * h : (ow * oh) / (w * h);
 }
 
+const SNAPSHOT_PARAMS = { computedStyles: [], includeDOMRects: false };
+
 /** Fetches the AX tree with bounds and applies WebArena's viewport pruning. */
 export async function fetchAxTree(
   client: CDPSession,
   win: { width: number; height: number },
   opts: TreeOptions = {},
 ): Promise<WorkNode[]> {
-  const { nodes: raw } = (await client.send('Accessibility.getFullAXTree', {})) as { nodes: CdpAxNode[] };
+  // In snapshot mode the layout snapshot is requested right behind the tree (both in one round
+  // trip, taken back to back on the same session) and read once the tree says what to measure.
+  const tree = client.send('Accessibility.getFullAXTree', {}) as Promise<{ nodes: CdpAxNode[] }>;
+  const snapshot =
+    opts.bounds === 'per-node'
+      ? null
+      : (client.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS) as Promise<{
+          documents: SnapshotDocument[];
+        }>);
+  // Awaited below; when the tree request fails first, the snapshot's rejection is not left unhandled.
+  snapshot?.catch(() => {});
+  const { nodes: raw } = await tree;
   const seen = new Set<string>();
   const nodes: WorkNode[] = [];
+  const ids: number[] = [];
+  const toMeasure: WorkNode[] = [];
   for (const n of raw) {
     if (seen.has(n.nodeId)) continue;
     seen.add(n.nodeId);
-    nodes.push({ ...n, bounds: null, removed: false, children: [...(n.childIds ?? [])], parent: n.parentId });
+    // Chrome after WebArena's time also lists InlineTextBox leaves (no DOM node, no children, the
+    // parent's text repeated); rendering skips them and viewport pruning drops them, so they go now.
+    if (n.role?.value === 'InlineTextBox' && !n.childIds?.length) continue;
+    const w = n as WorkNode;
+    w.bounds = null;
+    w.removed = false;
+    w.children = n.childIds ?? [];
+    w.parent = n.parentId;
+    nodes.push(w);
+    if (n.backendDOMNodeId !== undefined && n.role?.value !== 'RootWebArea') {
+      toMeasure.push(w);
+      ids.push(n.backendDOMNodeId);
+    }
   }
-  const toMeasure = nodes.filter((n) => n.backendDOMNodeId !== undefined && n.role?.value !== 'RootWebArea');
-  const ids = toMeasure.map((n) => n.backendDOMNodeId!);
-  const bounds = await (opts.bounds === 'per-node'
-    ? perNodeBounds(client, ids)
-    : snapshotBounds(client, ids));
-  toMeasure.forEach((n, i) => {
-    n.bounds = bounds[i] ?? null;
-  });
+  const bounds = await (snapshot ? snapshotBounds(snapshot, ids) : perNodeBounds(client, ids));
+  for (let i = 0; i < toMeasure.length; i++) toMeasure[i]!.bounds = bounds[i] ?? null;
   for (const n of nodes)
     if (n.role?.value === 'RootWebArea' && n.backendDOMNodeId !== undefined) n.bounds = [0, 0, 10, 10];
 
@@ -293,7 +312,7 @@ export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): Rendere
     const role = node.role?.value;
     const name = node.name?.value;
     // Chrome after WebArena's time also lists InlineTextBox leaves (no DOM node, text repeated);
-    // WebArena's observations never had them.
+    // WebArena's observations never had them (fetchAxTree drops the childless ones already).
     if (role === 'InlineTextBox') return;
     if (typeof role !== 'string' || typeof name !== 'string') {
       valid = false;
@@ -340,6 +359,7 @@ export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): Rendere
 }
 
 const STATIC_TEXT = /\[\d+\] StaticText '([^']+)'/;
+const STATIC_TEXT_ANY_CASE = /statictext/i;
 
 /** WebArena's clean_accesibility_tree: drop a StaticText line whose text is in one of the 3 kept lines before it. */
 function cleanTree(entries: Entry[]): Entry[] {
@@ -348,12 +368,13 @@ function cleanTree(entries: Entry[]): Entry[] {
   for (const e of entries) {
     // A raw newline inside a property splits a line in WebArena's text; judge each piece.
     const kept: string[] = [];
-    for (const line of e.text.split('\n')) {
-      if (line.toLowerCase().includes('statictext')) {
+    for (const line of e.text.includes('\n') ? e.text.split('\n') : [e.text]) {
+      if (STATIC_TEXT_ANY_CASE.test(line)) {
         const m = STATIC_TEXT.exec(line);
         if (!m) continue;
-        const prev = lines.slice(-3);
-        if (prev.every((p) => !p.includes(m[1]!))) {
+        const text = m[1]!;
+        const n = lines.length;
+        if (!(lines[n - 1]?.includes(text) || lines[n - 2]?.includes(text) || lines[n - 3]?.includes(text))) {
           lines.push(line);
           kept.push(line);
         }

@@ -72,10 +72,13 @@ export async function observe(
   client: CDPSession,
   opts: ObservationOptions = {},
 ): Promise<ObservationWithElements> {
-  const win = (await page.evaluate('({ width: window.screen.width, height: window.screen.height })')) as {
-    width: number;
-    height: number;
-  };
+  // The screen size only matters to viewport pruning (WebArena's window bounds): no round trip otherwise.
+  const win = opts.currentViewportOnly
+    ? ((await page.evaluate('({ width: window.screen.width, height: window.screen.height })')) as {
+        width: number;
+        height: number;
+      })
+    : { width: 0, height: 0 };
   const [tabs, nodes] = await Promise.all([
     tabHeader(page.context().pages(), page),
     fetchAxTree(client, win, opts),
