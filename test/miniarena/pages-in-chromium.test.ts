@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../../src/envs/index.js';
 import {
   DEFAULT_ACCOUNTS,
   generateTasks,
@@ -10,7 +11,6 @@ import {
   RESET_PATH,
   startMiniArenaHost,
 } from '../../src/envs/miniarena/index.js';
-import { CHROMIUM_ARGS } from './helpers.js';
 
 let host: MiniArenaHost;
 let browser: Browser;
@@ -19,7 +19,7 @@ let page: Page;
 
 before(async () => {
   host = await startMiniArenaHost();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
   context = await browser.newContext({
     storageState: host.storageState(),
     viewport: { width: 1280, height: 720 },

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../src/envs/index.js';
 import {
   generateTasks,
   type MiniArenaHost,
   type MiniArenaTask,
   startMiniArenaHost,
 } from '../../src/envs/miniarena/index.js';
-import { CHROMIUM_ARGS, get, post, textOf } from './helpers.js';
+import { get, post, textOf } from './helpers.js';
 
 // Each program_html template is solved here the way its intent reads, by reading the live site
 // over HTTP (search, lists, forms) — not from the generator's data — and then scored in Chromium
@@ -19,7 +20,7 @@ let page: Page;
 
 before(async () => {
   host = await startMiniArenaHost();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
   const context = await browser.newContext({ storageState: host.storageState() });
   page = await context.newPage();
 });

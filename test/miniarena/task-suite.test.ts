@@ -11,6 +11,7 @@ import {
   TEMPLATES,
   tierOf,
 } from '../../src/envs/miniarena/index.js';
+import { readOracleLengths, suiteFingerprint } from '../../src/envs/miniarena/oracle-lengths.js';
 import { SHOP_USER } from '../../src/envs/miniarena/sites/shop/data.js';
 import { get, textOf } from './helpers.js';
 
@@ -67,7 +68,8 @@ const webArenaTask = z
       held_out_template: z.boolean(),
       tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
       estimated_steps: z.number().int().min(1).max(25),
-      steps_source: z.literal('estimate'),
+      oracle_steps: z.number().int().min(1).max(30).nullable(),
+      steps_source: z.enum(['estimate', 'oracle']),
       features: z.array(z.string()),
       evidence_urls: z.array(z.string()),
       seed: z.number(),
@@ -95,7 +97,8 @@ test('every task is in WebArena format and its evaluator has what its eval_types
       assert.ok(e.program_html.length > 0, `${t.task_id} program_html`);
     assert.equal(t.sites[0], TEMPLATES.find((x) => x.id === t.intent_template_id)?.site);
     assert.ok(!/\{\{|\}\}/.test(t.intent), `unfilled slot in ${t.intent}`);
-    assert.equal(t.miniarena.tier, tierOf(t.miniarena.estimated_steps));
+    assert.equal(t.miniarena.tier, tierOf(t.miniarena.oracle_steps ?? t.miniarena.estimated_steps));
+    assert.equal(t.miniarena.steps_source, t.miniarena.oracle_steps === null ? 'estimate' : 'oracle');
   }
 });
 
@@ -237,4 +240,23 @@ test('state-changing tasks are flagged require_reset; questions are not', () => 
     if (t.eval.eval_types.includes('program_html')) assert.equal(t.require_reset, true, t.intent);
     if (t.eval.eval_types.join() === 'string_match') assert.equal(t.require_reset, false, t.intent);
   }
+});
+
+test('the oracle lengths on disk were measured on this very suite and cover every task but a few', () => {
+  const file = readOracleLengths();
+  assert.ok(
+    file,
+    'tasks/miniarena/oracle-lengths.json is missing: run tti-run tasks check --split all --write-lengths',
+  );
+  assert.equal(
+    file.suite,
+    suiteFingerprint(all),
+    'oracle-lengths.json was measured on another suite: re-measure',
+  );
+  const measured = all.filter((t) => t.miniarena.oracle_steps !== null);
+  assert.ok(
+    measured.length >= all.length * 0.99,
+    `${measured.length} of ${all.length} tasks have a measured length`,
+  );
+  for (const t of measured) assert.equal(t.miniarena.oracle_steps, file.lengths[String(t.task_id)]);
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../paths.js';
+import { applyOracleLengths, type OracleLengths, readOracleLengths } from './oracle-lengths.js';
 import { Rng } from './rng.js';
 import { DEFAULT_SEED, pristineState } from './seed-data.js';
 import { HELD_OUT_TEMPLATES, TEMPLATES } from './templates/index.js';
@@ -8,6 +9,9 @@ import { fill, type Instance, type MiniArenaTask, type Template, tierOf } from '
 
 export interface GenerateOptions {
   seed?: number;
+  /** Measured oracle lengths to record in the tasks; default: tasks/miniarena/oracle-lengths.json when it
+   *  exists (applied only if measured on this very suite); null: none. */
+  oracleLengths?: OracleLengths | null;
   /** Most train tasks per template. */
   trainPerTemplate?: number;
   /** Most test tasks per template that also appears in train. */
@@ -48,6 +52,7 @@ function toTask(
       held_out_template: held,
       tier: tierOf(inst.steps),
       estimated_steps: inst.steps,
+      oracle_steps: null,
       steps_source: 'estimate',
       features: [...new Set(inst.features ?? [])],
       evidence_urls: inst.evidence ?? [],
@@ -92,7 +97,10 @@ export function generateTasks(options: GenerateOptions = {}): TaskSuite {
       const { sites, ...rest } = t;
       return { sites, task_id: first + i, ...rest };
     });
-  return { train: withIds(train, 0), test: withIds(test, train.length) };
+  const suite = { train: withIds(train, 0), test: withIds(test, train.length) };
+  const lengths = options.oracleLengths === undefined ? readOracleLengths() : options.oracleLengths;
+  applyOracleLengths([...suite.train, ...suite.test], seed, lengths);
+  return suite;
 }
 
 export function serializeTasks(tasks: MiniArenaTask[]): string {

@@ -34,10 +34,13 @@ export function raw(s: string): Html {
   return new Html(s);
 }
 
+// Links are inline-block: a link that wraps onto two lines would otherwise measure as the union of
+// its line boxes, and a click at that box's centre (WebArena's way of clicking) can miss the text.
 const STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
 header{background:#24324a;color:#fff;padding:8px 16px;display:flex;gap:16px;align-items:center;flex-wrap:wrap}
 header a{color:#fff}
+a{display:inline-block}
 header .brand{font-weight:700;font-size:1.2em;text-decoration:none}
 nav ul{list-style:none;display:flex;gap:12px;margin:0;padding:0}
 main{padding:16px;max-width:1100px}

@@ -28,6 +28,13 @@ export {
   WEBARENA_SITES,
   type WebArenaSite,
 } from './host.js';
+export {
+  applyOracleLengths,
+  ORACLE_LENGTHS_FILE,
+  type OracleLengths,
+  readOracleLengths,
+  suiteFingerprint,
+} from './oracle-lengths.js';
 export { type ArenaState, DEFAULT_SEED, generateArenaState, pristineState } from './seed-data.js';
 export { HELD_OUT_TEMPLATES, TEMPLATES } from './templates/index.js';
 export type {

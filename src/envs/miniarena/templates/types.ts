@@ -33,14 +33,17 @@ export type Feature =
   | 'form';
 
 /** MiniArena's extra field on each task. `estimated_steps` is a hand estimate of the minimal
- *  solution length (actions including the final answer/stop), not a measured oracle length. */
+ *  solution length (actions including the final answer/stop); `oracle_steps` is the length the
+ *  scripted oracle measured through the env (tasks/miniarena/oracle-lengths.json), null until
+ *  measured. `tier` follows `oracle_steps` when there is one (`steps_source: "oracle"`). */
 export interface MiniArenaMeta {
   template: string;
   split: 'train' | 'test';
   held_out_template: boolean;
   tier: Tier;
   estimated_steps: number;
-  steps_source: 'estimate';
+  oracle_steps: number | null;
+  steps_source: 'estimate' | 'oracle';
   features: Feature[];
   /** Pages where the reference answer can be read (string_match tasks whose answer is shown verbatim). */
   evidence_urls: string[];
