@@ -3,6 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.js';
+import { envBench } from './env.bench.js';
+import { miniarenaBench } from './miniarena.bench.js';
 import { transportBench } from './transport.bench.js';
 
 const resultsDir = path.join(projectRoot, 'bench', 'results');
@@ -28,5 +30,20 @@ process.stdout.write(
     `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s (${pct(t.overheadVsBare)})  ` +
     `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)})\n` +
     `  50 MB weights publish: median ${w.medianMs.toFixed(1)} ms (max ${w.maxMs.toFixed(1)} ms)\n`,
+);
+
+const env = await envBench();
+writeFileSync(path.join(resultsDir, 'env.json'), `${JSON.stringify({ machine, ...env }, null, 2)}\n`);
+process.stdout.write(
+  `env (${env.page.axNodes} AX nodes, observe + act): ours ${env.ours.stepsPerS.toFixed(2)} steps/s  ` +
+    `bare playwright-core ${env.bare.stepsPerS.toFixed(2)} steps/s  ratio ${env.ratio.toFixed(3)} ` +
+    `(paired ${env.pairedRatio.toFixed(3)}, floor ${env.floor})\n`,
+);
+
+const arena = await miniarenaBench();
+writeFileSync(path.join(resultsDir, 'miniarena.json'), `${JSON.stringify({ machine, ...arena }, null, 2)}\n`);
+process.stdout.write(
+  `miniarena: reset p50 ${arena.reset.p50Ms} ms p95 ${arena.reset.p95Ms} ms; ` +
+    `server time per page p50 ${arena.pageServerTime.p50Ms} ms p95 ${arena.pageServerTime.p95Ms} ms\n`,
 );
 process.exit(0);

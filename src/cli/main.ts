@@ -226,6 +226,42 @@ await yargs(hideBin(process.argv))
             (await import('./commands/tasks.js')).generateTasks({ seed: argv.seed, dir: argv.dir }),
           ),
       )
+      .command(
+        'check',
+        "run MiniArena's oracle on its tasks: every task must be solvable through the env's actions",
+        (c) =>
+          c
+            .option('split', { choices: ['train', 'test', 'all'] as const, default: 'all' as const })
+            .option('limit', { type: 'number', describe: 'at most N tasks, spread over the templates' })
+            .option('concurrency', {
+              type: 'number',
+              default: 2,
+              describe: 'MiniArena instances and browsers in parallel',
+            })
+            .option('json', { type: 'boolean', default: false })
+            .option('write-lengths', {
+              type: 'boolean',
+              default: false,
+              describe: "record the oracle's step counts as the tasks' minimal lengths (full runs)",
+            })
+            .option('min-rate', { type: 'number', default: 0.99, describe: 'exit 1 below this solve rate' })
+            .example('$0 tasks check --split test --limit 40 --json', 'a quick sample of every template')
+            .example(
+              '$0 tasks check --split all --write-lengths',
+              'the full suite, recording minimal lengths',
+            ),
+        (argv) =>
+          exitWith(async () =>
+            (await import('./commands/tasks.js')).checkTasks({
+              split: argv.split,
+              limit: argv.limit,
+              concurrency: argv.concurrency,
+              json: argv.json,
+              writeLengths: argv['write-lengths'],
+              minRate: argv['min-rate'],
+            }),
+          ),
+      )
       .demandCommand(1, 'name a tasks command; see tti-run tasks --help'),
   )
   .command('arena', "MiniArena's web sites", (y) =>

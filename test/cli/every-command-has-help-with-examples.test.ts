@@ -11,6 +11,7 @@ const COMMANDS = [
   ['worker'],
   ['tasks', 'validate'],
   ['tasks', 'generate'],
+  ['tasks', 'check'],
   ['arena', 'serve'],
 ];
 

@@ -46,3 +46,39 @@ export function generateTasks(args: { seed: number | undefined; dir: string | un
   );
   return 0;
 }
+
+/** `tti-run tasks check`: MiniArena's oracle over a split; exit 1 when the rate is under `minRate`. */
+export async function checkTasks(args: {
+  split: 'train' | 'test' | 'all';
+  limit: number | undefined;
+  concurrency: number;
+  json: boolean;
+  writeLengths: boolean;
+  minRate: number;
+}): Promise<number> {
+  const { checkTasks: runOracle } = await import('../../envs/miniarena/oracle/index.js');
+  const result = await runOracle({
+    split: args.split,
+    ...(args.limit === undefined ? {} : { limit: args.limit }),
+    concurrency: args.concurrency,
+    writeLengths: args.writeLengths,
+    onEpisode: args.json
+      ? undefined
+      : (_episode, done, total) => {
+          if (done % 25 === 0 || done === total) process.stderr.write(`  ${done}/${total} episodes\n`);
+        },
+  });
+  const { episodes: _episodes, lengths: _lengths, ...summary } = result;
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  } else {
+    process.stdout.write(
+      `${summary.solved}/${summary.tasks} solved (rate ${summary.rate.toFixed(4)}) in ${(summary.durationMs / 1000).toFixed(0)} s\n`,
+    );
+    for (const [tier, stats] of Object.entries(summary.byTier))
+      process.stdout.write(`  tier ${tier}: ${JSON.stringify(stats)}\n`);
+    for (const f of summary.failures)
+      process.stderr.write(`  failed: task ${f.task_id} (${f.template}): ${f.why}\n`);
+  }
+  return summary.rate >= args.minRate ? 0 : 1;
+}
