@@ -27,7 +27,8 @@ const replay = (s: StatusSnapshot) => s.workers.find((w) => w.id === 'replay-0')
 test('kept trajectories survive a SIGKILL of the replay worker', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
-  await run.startDetached();
+  // No env worker: this test is the only sender of trajectories, so the counts are exact.
+  await run.startDetached(['workers.env=0']);
   const info = JSON.parse(readFileSync(path.join(run.runDir, 'supervisor.json'), 'utf8')) as SupervisorInfo;
   const push = new zmq.Push({ linger: 1000 });
   push.connect(info.endpoints.trajectories);

@@ -63,7 +63,9 @@ test('attach shows the live view and detaching on Ctrl-C leaves the run undistur
   child.stdout.on('data', (d: Buffer) => {
     screen += d.toString();
   });
-  await new Promise((r) => setTimeout(r, 1500));
+  // Detach once the view is on screen (attach has installed its Ctrl-C handler by then).
+  const deadline = Date.now() + 60000;
+  while (!/RUNNING/.test(screen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   child.kill('SIGINT');
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   assert.equal(code, 0);
@@ -114,7 +116,7 @@ test('a hung worker misses heartbeats, is killed and restarted', async () => {
   assert.equal(result.code, 0, result.stderr);
   const after = await run.waitFor(
     (s) => worker(s, 'fault-0').restarts === before.restarts + 1 && worker(s, 'fault-0').state === 'ready',
-    10000,
+    30000,
     'fault-0 restarted after hanging',
   );
   assert.match(worker(after, 'fault-0').lastError ?? '', /no heartbeat/);

@@ -8,9 +8,7 @@ import { checkTasks, readSplit } from '../../src/envs/miniarena/oracle/index.js'
 // the env's evaluators. The full run is `tti-run tasks check --split all`.
 
 test('the oracle solves one test task of every template, in the length the task records', async () => {
-  const started = Date.now();
   const r = await checkTasks({ split: 'test', perTemplate: 1, concurrency: 2 });
-  const seconds = (Date.now() - started) / 1000;
   assert.equal(r.tasks, TEMPLATES.length, 'one task per template');
   assert.deepEqual(r.failures, [], 'the oracle failed on these tasks');
   assert.equal(r.rate, 1);
@@ -22,5 +20,4 @@ test('the oracle solves one test task of every template, in the length the task 
     .map((e) => `${e.task_id} ${e.template}: recorded ${recorded.get(e.task_id)}, now ${e.steps}`);
   assert.deepEqual(differ, []);
   for (const tier of [1, 2, 3] as const) assert.ok(r.byTier[tier].tasks > 0, `tier ${tier} in the sample`);
-  assert.ok(seconds < 150, `took ${seconds} s`);
 });

@@ -29,6 +29,7 @@ const MAX_SCROLLS = 12;
 export class Driver {
   obs: Observation;
   steps = 0;
+  loadWaits = 0;
   readonly actions: string[] = [];
   private done: DoneResult | null = null;
 
@@ -52,11 +53,16 @@ export class Driver {
     return this.done;
   }
 
-  /** One env step. Throws when the episode ends early (anything but the final stop). */
-  async act(action: Action): Promise<void> {
+  /**
+   * One env step. Throws when the episode ends early (anything but the final stop). `steps` counts
+   * the solution's steps only: a wait spent on a page that is still loading depends on the machine's
+   * load, not on the task, and is counted in `loadWaits`.
+   */
+  async act(action: Action, forLoading = false): Promise<void> {
     if (this.done) throw new OracleError('the episode is already over');
     const r = await this.env.step(action);
-    this.steps += 1;
+    if (forLoading) this.loadWaits += 1;
+    else this.steps += 1;
     this.actions.push(describeAction(action));
     if (r.done) {
       this.done = r as DoneResult;
@@ -69,7 +75,7 @@ export class Driver {
     if (failed) throw new OracleError(failed);
     // A page observed while still loading (the tree's root says busy): wait for it, as a person would.
     if (this.loading() && action.type !== 'wait') {
-      for (let k = 0; k < 3 && this.loading(); k++) await this.act({ type: 'wait' });
+      for (let k = 0; k < 3 && this.loading(); k++) await this.act({ type: 'wait' }, true);
     }
   }
 
