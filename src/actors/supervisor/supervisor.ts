@@ -97,7 +97,7 @@ function readProgress(runDir: RunDir, config: Config, resume: boolean, log: Logg
   };
   if (!resume) return fresh;
   if (!existsSync(runDir.state)) {
-    log.warn(`--resume: no ${runDir.state}; starting from iteration 0`);
+    log.info(`--resume: nothing to resume in ${runDir.root}; starting a new run`);
     return fresh;
   }
   const parsed = RunStateFile.safeParse(JSON.parse(readFileSync(runDir.state, 'utf8')));
