@@ -1,0 +1,286 @@
+// The actions the policy chooses among, built from one observation. A small, meaningful set is
+// what makes a random-init policy explore usefully: click only what is visible and clickable,
+// type only task phrases into visible text fields, answer only with texts the page shows (or the
+// task quotes), and go back or scroll only when that can change something. Every action string is
+// canonical, so rebuilding the candidates of a recorded step finds the chosen one by equality.
+import { clean, DONE_ANSWER } from './text.js';
+import type { NodeColumns, PolicyInput } from './types.js';
+
+export const KINDS = ['click', 'type', 'hover', 'answer', 'back', 'scroll'] as const;
+export type ActionKind = (typeof KINDS)[number];
+
+/** How a candidate's text was made (a feature, and useful when reading the policy's choices). */
+export const SOURCES = ['none', 'node', 'part', 'row', 'column', 'intent', 'done'] as const;
+export type TextSource = (typeof SOURCES)[number];
+
+export interface Candidate {
+  kind: ActionKind;
+  /** The canonical TTI action string, e.g. "Click [42]", "Type [7] [Blue Mug]", "ANSWER [$12.50]". */
+  action: string;
+  /** Index into the node columns of the element acted on or whose text is answered; -1 if none. */
+  node: number;
+  /** The element's name (click, hover), the typed text (type), the answer (answer), else "". */
+  text: string;
+  source: TextSource;
+}
+
+export const CLICK_ROLES = new Set([
+  'link',
+  'button',
+  'radio',
+  'checkbox',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'combobox',
+]);
+export const TYPE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** Hover only where it can open something; elsewhere it is a wasted step. */
+export const HOVER_ROLES = new Set(['menuitem', 'menubar', 'menu', 'tab']);
+// Names of these are labels of controls or structure, never an answer.
+const NOT_ANSWER_ROLES = new Set([
+  'RootWebArea',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'spinbutton',
+  'button',
+  'ListMarker',
+  'radio',
+  'checkbox',
+  'option',
+  'menuitem',
+  'separator',
+  'LineBreak',
+  'form',
+  'main',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'search',
+  'img',
+  'image',
+  'MenuListPopup',
+  'switch',
+  'slider',
+]);
+const MAX_ANSWER_CHARS = 200;
+const MAX_GROUP = 30;
+
+/** Structure of the tree, computed once per observation and shared with the featurizer. */
+export interface Tree {
+  n: number;
+  parent: Int32Array;
+  /** Nodes in each node's subtree (itself included). */
+  size: Int32Array;
+  /** The "row" a node belongs to: the nearest ancestor with 2..ROW_MAX named nodes below it, or -1. */
+  row: Int32Array;
+}
+
+const ROW_MAX = 14;
+
+export function treeOf(nodes: NodeColumns): Tree {
+  const n = nodes.ids.length;
+  const parent = new Int32Array(n).fill(-1);
+  const size = new Int32Array(n).fill(1);
+  const named = new Int32Array(n);
+  const stack: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const d = nodes.depths[i] ?? 0;
+    while (stack.length > 0 && (nodes.depths[stack[stack.length - 1]!] ?? 0) >= d) stack.pop();
+    parent[i] = stack.length > 0 ? stack[stack.length - 1]! : -1;
+    stack.push(i);
+  }
+  // Children come after their parent, so a reverse pass accumulates subtree counts.
+  for (let i = n - 1; i >= 0; i--) {
+    if ((nodes.names[i] ?? '').trim()) named[i]! += 1;
+    const p = parent[i]!;
+    if (p >= 0) {
+      size[p]! += size[i]!;
+      named[p]! += named[i]!;
+    }
+  }
+  const row = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    for (let a = parent[i]!; a >= 0; a = parent[a]!) {
+      if (named[a]! > ROW_MAX) break;
+      if (named[a]! >= 2) {
+        row[i] = a;
+        break;
+      }
+    }
+  }
+  return { n, parent, size, row };
+}
+
+/**
+ * Phrases of the task a person would type or answer with: quoted spans, runs of capitalised
+ * words and numbers ("Cindral Smart T-Shirt", "Sprint 23", "2509 Sunset Blvd"), names with a
+ * slash ("byteblaze/chat-widget"), and numbers on their own. Deterministic, in intent order.
+ */
+export function intentPhrases(intent: string): string[] {
+  const out: string[] = [];
+  const add = (s: string) => {
+    const c = clean(s).replace(/^[,.;:!?]+|[,;:!?]+$/g, '');
+    if (c && !out.includes(c)) out.push(c);
+  };
+  for (const m of intent.matchAll(/"([^"]+)"|“([^”]+)”|(?:^|\s)'([^']+)'(?=[\s,.?!]|$)/g))
+    add(m[1] ?? m[2] ?? m[3] ?? '');
+  const unquoted = intent.replace(/"[^"]*"|“[^”]*”/g, ' | ');
+  // Words keep inner punctuation (T-Shirt, E., v2.5, #23); commas and other marks end a run.
+  const words = [...unquoted.matchAll(/[^\s,;:!?()|]+|[,;:!?()|]/g)].map((m) => m[0]);
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length > 0) add(run.join(' '));
+    run = [];
+  };
+  words.forEach((w, i) => {
+    const bare = w.replace(/[.]+$/, '');
+    const capital = /^[A-Z]/.test(w) && !(i === 0 || w === 'I');
+    const numeric = /\d/.test(w);
+    if ((capital || numeric) && bare)
+      run.push(w.endsWith('.') && w.length > 2 && !/^[A-Z]\.$/.test(w) ? bare : w);
+    else flush();
+    if (w.endsWith('.') && w.length > 2 && !/^[A-Z]\.$/.test(w)) flush();
+  });
+  flush();
+  for (const w of words) {
+    if (w.includes('/') && /[a-z]/i.test(w)) add(w.replace(/[.]+$/, ''));
+    if (/^#?\d[\d,.]*$/.test(w)) add(w.replace(/[.,]+$/, ''));
+  }
+  return out;
+}
+
+/** The text after the last "Action:" of a reply: the action string the reply carries. */
+export function actionOfReply(reply: string): string {
+  const at = reply.lastIndexOf('Action:');
+  return (at >= 0 ? reply.slice(at + 'Action:'.length) : reply).trim();
+}
+
+// Parts of a page text that can be an answer on their own: prices, numbers, dates, "#23", and
+// the value after a "Label: " prefix ("Status: Complete" → "Complete").
+const PART_RES = [
+  /\$\s?\d[\d,]*(?:\.\d+)?/g,
+  /(?<![\w.$#-])\d[\d,]*(?:\.\d+)?(?![\w])/g,
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4}\b/g,
+  /#\d+/g,
+];
+
+function partsOf(text: string): string[] {
+  if (text.length > 120) return [];
+  const parts: string[] = [];
+  for (const re of PART_RES) for (const m of text.matchAll(re)) parts.push(m[0]);
+  const label = /^[^:]{1,30}:\s*(.+)$/.exec(text);
+  if (label?.[1]) parts.push(label[1]);
+  return parts.map(clean).filter((p) => p && p !== text);
+}
+
+/** Canonical answer text: whitespace collapsed, no brackets (they would end the action early). */
+function answerText(text: string): string {
+  return clean(text.replace(/[[\]]/g, ' ')).slice(0, MAX_ANSWER_CHARS);
+}
+
+export interface CandidateSet {
+  candidates: Candidate[];
+  tree: Tree;
+  phrases: string[];
+}
+
+/** Candidates with the tree structure the featurizer reuses. */
+export function buildCandidateSet(input: PolicyInput): CandidateSet {
+  const { nodes } = input;
+  const tree = treeOf(nodes);
+  const phrases = intentPhrases(input.intent);
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const push = (c: Candidate) => {
+    if (seen.has(c.action)) return;
+    seen.add(c.action);
+    out.push(c);
+  };
+  const visible = (i: number) => nodes.inViewport[i] === 1;
+  const name = (i: number) => clean(nodes.names[i] ?? '');
+
+  for (let i = 0; i < tree.n; i++) {
+    const role = nodes.roles[i] ?? '';
+    if (!visible(i)) continue;
+    const id = nodes.ids[i];
+    if (CLICK_ROLES.has(role))
+      push({ kind: 'click', action: `Click [${id}]`, node: i, text: name(i), source: 'node' });
+    if (TYPE_ROLES.has(role))
+      for (const p of phrases) {
+        const text = clean(p.replace(/[[\]]/g, ' '));
+        push({ kind: 'type', action: `Type [${id}] [${text}]`, node: i, text, source: 'intent' });
+      }
+    if (HOVER_ROLES.has(role))
+      push({ kind: 'hover', action: `Hover [${id}]`, node: i, text: name(i), source: 'node' });
+  }
+
+  const answer = (text: string, node: number, source: TextSource) => {
+    const t = answerText(text);
+    if (t) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
+  };
+  const columns = new Map<string, number[]>();
+  const rows = new Map<number, number[]>();
+  for (let i = 0; i < tree.n; i++) {
+    const role = nodes.roles[i] ?? '';
+    const text = name(i);
+    if (!text || NOT_ANSWER_ROLES.has(role)) continue;
+    answer(text, i, 'node');
+    for (const part of partsOf(text)) answer(part, i, 'part');
+    const p = tree.parent[i]!;
+    const gp = p >= 0 ? tree.parent[p]! : -1;
+    const position = p >= 0 ? i - p : 0;
+    const key = `${role}|${nodes.depths[i]}|${p >= 0 ? nodes.roles[p] : ''}|${gp}|${gp >= 0 ? position : i}`;
+    columns.set(key, [...(columns.get(key) ?? []), i]);
+    const r = tree.row[i]!;
+    if (r >= 0) rows.set(r, [...(rows.get(r) ?? []), i]);
+  }
+  // Multi-item answers ("List the titles …", "What labels …"): every text of one list column
+  // joined, and every text of one row (a grand total and its status) joined.
+  for (const members of columns.values()) {
+    if (members.length < 2 || members.length > MAX_GROUP) continue;
+    answer([...new Set(members.map(name))].join(', '), members[0]!, 'column');
+  }
+  for (const members of rows.values()) {
+    if (members.length < 2) continue;
+    answer([...new Set(members.map(name))].join(' '), members[0]!, 'row');
+  }
+  for (const p of phrases) answer(p, -1, 'intent');
+  answer(DONE_ANSWER, -1, 'done');
+
+  if (input.history.length > 0) push({ kind: 'back', action: 'GoBack', node: -1, text: '', source: 'none' });
+  const { above, below } = offscreen(nodes);
+  if (below) push({ kind: 'scroll', action: 'Scroll [down]', node: -1, text: '', source: 'none' });
+  if (above) push({ kind: 'scroll', action: 'Scroll [up]', node: -1, text: '', source: 'none' });
+  return { candidates: out, tree, phrases };
+}
+
+/** Whether part of the page lies above the viewport and below it (from the in-viewport flags). */
+export function offscreen(nodes: NodeColumns): { above: boolean; below: boolean } {
+  const n = nodes.ids.length;
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < n; i++) {
+    if (nodes.inViewport[i] === 1 && nodes.roles[i] !== 'RootWebArea') {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  if (first < 0) return { above: n > 1, below: n > 1 };
+  let above = false;
+  for (let i = 0; i < first; i++)
+    if (nodes.roles[i] !== 'RootWebArea' && (nodes.names[i] ?? '').trim()) above = true;
+  let below = false;
+  for (let i = last + 1; i < n; i++) if ((nodes.names[i] ?? '').trim()) below = true;
+  return { above, below };
+}
+
+/** The candidate actions for one observation, in a deterministic order. */
+export function buildCandidates(input: PolicyInput): Candidate[] {
+  return buildCandidateSet(input).candidates;
+}

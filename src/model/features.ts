@@ -1,0 +1,344 @@
+// Per-candidate features: a dense vector of hand-made features that carry across templates (word
+// overlap between the task and the candidate or its row, role, kind, repetition, step budget,
+// answer shape crossed with the question's kind), and hashed token bags the model embeds (the
+// candidate's words, its row's words, the task's words, the URL and the last action) so it can
+// also learn template-specific associations.
+import {
+  type ActionKind,
+  type Candidate,
+  type CandidateSet,
+  KINDS,
+  SOURCES,
+  type Tree,
+} from './candidates.js';
+import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, shapeOf, tokens } from './text.js';
+import type { PolicyInput } from './types.js';
+
+/** Token slots per bag; longer bags are cut, shorter ones padded with weight 0. */
+export const BAG = { candidate: 12, context: 16, intent: 24, state: 16 } as const;
+
+const ROLE_BUCKETS: readonly (readonly string[])[] = [
+  ['link'],
+  ['button'],
+  ['radio', 'checkbox', 'switch'],
+  ['textbox', 'searchbox'],
+  ['combobox', 'spinbutton', 'option'],
+  ['StaticText'],
+  ['cell', 'gridcell'],
+  ['heading'],
+  ['columnheader', 'rowheader'],
+  ['article', 'listitem'],
+  ['menuitem', 'tab', 'menu', 'menubar'],
+];
+const ROLE_INDEX = new Map<string, number>();
+ROLE_BUCKETS.forEach((roles, i) => {
+  for (const r of roles) ROLE_INDEX.set(r, i);
+});
+const ROLE_OTHER = ROLE_BUCKETS.length;
+const ROLE_NONE = ROLE_BUCKETS.length + 1;
+const N_ROLES = ROLE_BUCKETS.length + 2;
+
+const N_SHAPES = SHAPES.length;
+const N_QUESTIONS = QUESTIONS.length;
+
+/** Length of the dense feature vector. */
+export const DENSE_SIZE =
+  KINDS.length + // kind
+  1 + // scroll up
+  SOURCES.length + // text source
+  N_ROLES + // role bucket
+  6 + // text overlap with the task
+  2 + // phrase match
+  3 + // row overlap with the task
+  7 + // typing
+  3 + // repetition
+  (KINDS.length + 1) + // last action's kind
+  4 + // step budget
+  2 + // note
+  3 + // position
+  1 + // candidates of this kind
+  N_SHAPES +
+  N_QUESTIONS +
+  N_SHAPES * N_QUESTIONS +
+  1; // answer length
+
+/** One observation's features, ready to pack into a batch. */
+export interface ObservationFeatures {
+  candidates: Candidate[];
+  /** [candidates × DENSE_SIZE] */
+  dense: Float32Array;
+  /** [candidates × BAG.candidate] token buckets and their weights (mean pooling; 0 = padding) */
+  candTok: Int32Array;
+  candW: Float32Array;
+  /** [candidates × BAG.context] */
+  ctxTok: Int32Array;
+  ctxW: Float32Array;
+  /** [BAG.intent] */
+  intentTok: Int32Array;
+  intentW: Float32Array;
+  /** [BAG.state] */
+  stateTok: Int32Array;
+  stateW: Float32Array;
+  /** [candidates] log-prior: -log(candidates of this kind), so each kind starts equally likely */
+  prior: Float32Array;
+}
+
+function kindOfAction(action: string): ActionKind | null {
+  if (action.startsWith('Click')) return 'click';
+  if (action.startsWith('Type')) return 'type';
+  if (action.startsWith('Hover')) return 'hover';
+  if (action.startsWith('ANSWER')) return 'answer';
+  if (action.startsWith('GoBack')) return 'back';
+  if (action.startsWith('Scroll')) return 'scroll';
+  return null;
+}
+
+function elementOfAction(action: string): string | null {
+  const m = /^(?:Click|Type|Hover)\s*\[(\d+)\]/.exec(action);
+  return m ? m[1]! : null;
+}
+
+function fillBag(
+  tokensIn: string[],
+  buckets: number,
+  tok: Int32Array,
+  w: Float32Array,
+  offset: number,
+  slots: number,
+) {
+  const k = Math.min(tokensIn.length, slots);
+  for (let j = 0; j < k; j++) {
+    tok[offset + j] = fnv1a(tokensIn[j]!) % buckets;
+    w[offset + j] = 1 / k;
+  }
+}
+
+interface Overlap {
+  count: number;
+  ofCandidate: number;
+  ofIntent: number;
+}
+
+function overlap(candidate: readonly string[], intent: ReadonlySet<string>): Overlap {
+  if (candidate.length === 0 || intent.size === 0) return { count: 0, ofCandidate: 0, ofIntent: 0 };
+  const uniq = new Set(candidate);
+  let count = 0;
+  for (const t of uniq) if (intent.has(t)) count += 1;
+  return { count, ofCandidate: count / uniq.size, ofIntent: count / intent.size };
+}
+
+/** Features of every candidate of one observation. */
+export function featurize(input: PolicyInput, set: CandidateSet, buckets: number): ObservationFeatures {
+  const { candidates, tree, phrases } = set;
+  const { nodes } = input;
+  const C = candidates.length;
+  const F = DENSE_SIZE;
+  const dense = new Float32Array(C * F);
+  const candTok = new Int32Array(C * BAG.candidate);
+  const candW = new Float32Array(C * BAG.candidate);
+  const ctxTok = new Int32Array(C * BAG.context);
+  const ctxW = new Float32Array(C * BAG.context);
+
+  const intentLower = input.intent.toLowerCase();
+  const intentContent = contentTokens(input.intent);
+  const intentSet = new Set(intentContent);
+  const question = questionOf(input.intent);
+  const phrasesLower = phrases.map((p) => p.toLowerCase());
+  const quoted = new Set(
+    [...input.intent.matchAll(/"([^"]+)"|“([^”]+)”/g)].map((m) => clean(m[1] ?? m[2] ?? '')),
+  );
+
+  const nodeTokens = new Map<number, string[]>();
+  const tokensOfNode = (i: number): string[] => {
+    let t = nodeTokens.get(i);
+    if (!t) {
+      t = contentTokens(nodes.names[i] ?? '');
+      nodeTokens.set(i, t);
+    }
+    return t;
+  };
+  const rowTokens = new Map<number, string[]>();
+  const contextOf = (i: number): string[] => {
+    const r = i >= 0 ? tree.row[i]! : -1;
+    if (i < 0) return [];
+    const key = r >= 0 ? r : -2 - i;
+    let t = rowTokens.get(key);
+    if (!t) {
+      const acc: string[] = [];
+      const [from, to] = r >= 0 ? [r, r + tree.size[r]!] : [Math.max(0, i - 2), Math.min(tree.n, i + 3)];
+      for (let j = from; j < to && acc.length < 48; j++) acc.push(...tokensOfNode(j));
+      t = acc;
+      rowTokens.set(key, t);
+    }
+    return t;
+  };
+
+  const kindCount = new Map<ActionKind, number>();
+  for (const c of candidates) kindCount.set(c.kind, (kindCount.get(c.kind) ?? 0) + 1);
+
+  const history = input.history;
+  const last = history.length > 0 ? history[history.length - 1]! : null;
+  const lastKind = last ? kindOfAction(last) : null;
+  const usedElements = new Set(history.map(elementOfAction).filter((e): e is string => e !== null));
+  const actionCounts = new Map<string, number>();
+  for (const h of history) actionCounts.set(h, (actionCounts.get(h) ?? 0) + 1);
+  const typedTexts = new Set(
+    history
+      .map((h) => /^Type\s*\[\d+\]\s*\[([\s\S]*)\]$/.exec(h)?.[1])
+      .filter((t): t is string => t !== undefined),
+  );
+  const note = input.note ?? '';
+  const stepFrac = input.horizon > 0 ? Math.min(1, input.step / input.horizon) : 0;
+  const remaining = input.horizon - input.step;
+
+  candidates.forEach((c, k) => {
+    const o = k * F;
+    let f = o;
+    const set1 = (v: number) => {
+      dense[f++] = v;
+    };
+    const oneHot = (index: number, size: number) => {
+      if (index >= 0 && index < size) dense[f + index] = 1;
+      f += size;
+    };
+    oneHot(KINDS.indexOf(c.kind), KINDS.length);
+    set1(c.action === 'Scroll [up]' ? 1 : 0);
+    oneHot(SOURCES.indexOf(c.source), SOURCES.length);
+    const role = c.node >= 0 ? (nodes.roles[c.node] ?? '') : '';
+    oneHot(c.node < 0 ? ROLE_NONE : (ROLE_INDEX.get(role) ?? ROLE_OTHER), N_ROLES);
+
+    const text = c.text;
+    const textLower = text.toLowerCase();
+    const textTokens = contentTokens(text);
+    const ov = overlap(textTokens, intentSet);
+    set1(Math.log1p(ov.count) / 2);
+    set1(ov.ofCandidate);
+    set1(ov.ofIntent);
+    set1(textLower.length > 0 && intentLower.includes(textLower) ? 1 : 0);
+    let phraseInText = 0;
+    let phraseEq = 0;
+    for (const p of phrasesLower) {
+      if (p.length > 0 && textLower.includes(p)) phraseInText = 1;
+      if (p === textLower) phraseEq = 1;
+    }
+    set1(phraseInText);
+    set1(text.length === 0 ? 1 : 0);
+    set1(phraseEq);
+    set1(
+      phrasesLower.length > 0
+        ? Math.max(...phrasesLower.map((p) => (textLower.includes(p) ? p.length : 0))) / 40
+        : 0,
+    );
+
+    const context = c.kind === 'type' ? tokensOfNode(c.node) : contextOf(c.node);
+    const cov = overlap(context, intentSet);
+    set1(Math.log1p(cov.count) / 2);
+    set1(cov.ofIntent);
+    let rowPhrase = 0;
+    if (c.node >= 0 && c.kind !== 'type') {
+      const r = tree.row[c.node]!;
+      if (r >= 0) {
+        for (let j = r; j < r + tree.size[r]! && rowPhrase === 0; j++) {
+          const nm = (nodes.names[j] ?? '').toLowerCase();
+          if (nm && phrasesLower.some((p) => p.length > 2 && nm.includes(p))) rowPhrase = 1;
+        }
+      }
+    }
+    set1(rowPhrase);
+
+    // typing
+    const isType = c.kind === 'type';
+    set1(isType ? overlap(tokensOfNode(c.node), intentSet).ofCandidate : 0);
+    set1(isType && quoted.has(text) ? 1 : 0);
+    set1(isType && phrases.length > 0 ? phrases.indexOf(text) / phrases.length : 0);
+    set1(isType && /^\d[\d,.]*$/.test(text) ? 1 : 0);
+    set1(isType && role === 'searchbox' ? 1 : 0);
+    const element = c.node >= 0 ? String(nodes.ids[c.node]) : null;
+    set1(isType && element !== null && history.some((h) => h.startsWith(`Type [${element}]`)) ? 1 : 0);
+    set1(isType && typedTexts.has(text) ? 1 : 0);
+
+    // repetition
+    set1(Math.log1p(actionCounts.get(c.action) ?? 0));
+    set1(element !== null && usedElements.has(element) ? 1 : 0);
+    set1(last === c.action ? 1 : 0);
+
+    oneHot(lastKind ? KINDS.indexOf(lastKind) : KINDS.length, KINDS.length + 1);
+    set1(stepFrac);
+    set1(input.step === 0 ? 1 : 0);
+    set1(remaining <= 1 ? 1 : 0);
+    set1(Math.log1p(input.step) / 3);
+    set1(note ? 1 : 0);
+    set1(/invalid|failed/i.test(note) ? 1 : 0);
+    set1(c.node >= 0 ? (nodes.inViewport[c.node] ?? 0) : 0);
+    set1(c.node >= 0 ? Math.min(1, (nodes.depths[c.node] ?? 0) / 20) : 0);
+    set1(c.node >= 0 && tree.n > 0 ? c.node / tree.n : 0);
+    set1(Math.log1p(kindCount.get(c.kind) ?? 1) / 6);
+
+    const shape = c.kind === 'answer' ? shapeOf(text) : new Array<number>(N_SHAPES).fill(0);
+    for (const s of shape) set1(s);
+    for (const q of question) set1(c.kind === 'answer' ? q : 0);
+    for (const s of shape) for (const q of question) set1(s * q);
+    set1(c.kind === 'answer' ? Math.log1p(tokens(text).length) / 4 : 0);
+
+    // token bags
+    const candBag = [`k:${c.kind}`, `r:${role}`, `s:${c.source}`, ...tokens(text)];
+    fillBag(candBag, buckets, candTok, candW, k * BAG.candidate, BAG.candidate);
+    fillBag(context, buckets, ctxTok, ctxW, k * BAG.context, BAG.context);
+  });
+
+  const intentTok = new Int32Array(BAG.intent);
+  const intentW = new Float32Array(BAG.intent);
+  const qTokens = QUESTIONS.filter((_, i) => question[i] === 1).map((q) => `q:${q}`);
+  fillBag([...qTokens, ...intentContent], buckets, intentTok, intentW, 0, BAG.intent);
+  const stateTok = new Int32Array(BAG.state);
+  const stateW = new Float32Array(BAG.state);
+  let urlPath = input.url;
+  try {
+    const u = new URL(input.url);
+    urlPath = `${u.pathname} ${u.search}`;
+  } catch {
+    // not a URL: use the text as it is
+  }
+  const stateBag = [
+    `last:${lastKind ?? 'none'}`,
+    ...tokens(urlPath)
+      .filter((t) => !/^\d+$/.test(t))
+      .map((t) => `u:${t}`),
+  ];
+  fillBag(stateBag, buckets, stateTok, stateW, 0, BAG.state);
+
+  const prior = new Float32Array(C);
+  candidates.forEach((c, k) => {
+    prior[k] = -Math.log(kindCount.get(c.kind) ?? 1);
+  });
+  return { candidates, dense, candTok, candW, ctxTok, ctxW, intentTok, intentW, stateTok, stateW, prior };
+}
+
+/** The dense features' names, in order (for docs and debugging). */
+export function denseFeatureNames(): string[] {
+  const names: string[] = [];
+  names.push(...KINDS.map((k) => `kind=${k}`), 'scroll_up', ...SOURCES.map((s) => `source=${s}`));
+  names.push(...ROLE_BUCKETS.map((r) => `role=${r[0]}`), 'role=other', 'role=none');
+  names.push('ov_count', 'ov_of_candidate', 'ov_of_intent', 'text_in_intent', 'phrase_in_text', 'text_empty');
+  names.push('text_is_phrase', 'longest_phrase_in_text');
+  names.push('row_ov_count', 'row_ov_of_intent', 'row_has_phrase');
+  names.push(
+    'type_field_ov',
+    'type_quoted',
+    'type_phrase_pos',
+    'type_numeric',
+    'type_searchbox',
+    'type_field_used',
+    'type_text_used',
+  );
+  names.push('repeat_count', 'element_used', 'repeat_last');
+  names.push(...KINDS.map((k) => `last=${k}`), 'last=none');
+  names.push('step_frac', 'first_step', 'last_step', 'log_step', 'note', 'note_failed');
+  names.push('in_viewport', 'depth', 'position', 'kind_count');
+  names.push(...SHAPES.map((s) => `shape=${s}`), ...QUESTIONS.map((q) => `question=${q}`));
+  for (const s of SHAPES) for (const q of QUESTIONS) names.push(`${s}x${q}`);
+  names.push('answer_length');
+  return names;
+}
+
+export type { Tree };

@@ -1,0 +1,41 @@
+// The trainable policy and its learner: public API (docs/model.md).
+export {
+  type BackendChoice,
+  type BackendName,
+  BackendUnavailableError,
+  currentBackend,
+  loadBackend,
+} from './backend.js';
+export {
+  type ActionKind,
+  actionOfReply,
+  buildCandidates,
+  type Candidate,
+  intentPhrases,
+  KINDS,
+} from './candidates.js';
+export {
+  type LoadedModel,
+  loadModelCheckpoint,
+  NoCheckpointError,
+  saveModelCheckpoint,
+} from './checkpoint.js';
+export { CheckpointStore } from './checkpoint-store.js';
+export { DENSE_SIZE, denseFeatureNames } from './features.js';
+export { DEFAULT_POLICY_OPTIONS, type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
+export {
+  BcTrainer,
+  type TrainerOptions,
+  type TrainOptions,
+  type TrainReport,
+  trainingSteps,
+} from './trainer.js';
+export type {
+  ActOptions,
+  NodeColumns,
+  PolicyDecision,
+  PolicyInput,
+  TensorFrames,
+  TrainingStep,
+  TrajectoryForTraining,
+} from './types.js';

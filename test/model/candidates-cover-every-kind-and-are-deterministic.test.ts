@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseTtiReply } from '../../src/envs/actions/parse-tti.js';
+import { actionOfReply, buildCandidates, intentPhrases } from '../../src/model/index.js';
+import { input } from './fixtures.js';
+
+test('a small observation yields click, type, answer, back and scroll candidates', () => {
+  const actions = buildCandidates(input({ history: ['Click [2]'], step: 1 })).map((c) => c.action);
+  for (const a of [
+    'Click [11]',
+    'Click [5]',
+    'Type [4] [Blue Mug]',
+    'ANSWER [$12.50]',
+    'ANSWER [Done]',
+    'GoBack',
+    'Scroll [down]',
+  ])
+    assert.ok(actions.includes(a), `${a} is a candidate`);
+  // multi-item answers: a whole column and a whole row
+  assert.ok(actions.includes('ANSWER [Blue Mug, Red Kettle, Green Teapot, Steel Spoon Set]'));
+  assert.ok(actions.includes('ANSWER [Blue Mug $12.50]'));
+});
+
+test('only visible controls are clicked, only text fields typed into, and nothing is repeated', () => {
+  const cs = buildCandidates(input());
+  const actions = cs.map((c) => c.action);
+  assert.ok(!actions.includes('Click [26]'), 'the Next link is below the fold');
+  assert.ok(cs.filter((c) => c.kind === 'type').every((c) => c.action.startsWith('Type [4] ')));
+  assert.equal(new Set(actions).size, actions.length);
+  assert.ok(!actions.includes('GoBack'), 'nothing to go back to on the first step');
+  assert.ok(!actions.includes('Scroll [up]'), 'the page starts at the top');
+});
+
+test('candidates are deterministic and every action parses as TTI action of its kind', () => {
+  const a = buildCandidates(input());
+  const b = buildCandidates(input());
+  assert.deepEqual(a, b);
+  for (const c of a) {
+    const parsed = parseTtiReply(`Thought: x\nAction: ${c.action}`);
+    const expected = {
+      click: 'click',
+      type: 'type',
+      hover: 'hover',
+      answer: 'stop',
+      back: 'go_back',
+      scroll: 'scroll',
+    }[c.kind];
+    assert.equal(parsed.type, expected, c.action);
+    assert.equal(actionOfReply(`Thought: x\nAction: ${c.action}`), c.action);
+  }
+});
+
+test('task phrases: quoted spans, capitalised runs, slashed names and numbers', () => {
+  assert.deepEqual(
+    intentPhrases(
+      'Write a 2-star review of the Granitea Compact Stapler with the summary "Not bad at all", signed E. Lopes',
+    ),
+    ['Not bad at all', '2-star', 'Granitea Compact Stapler', 'E. Lopes'],
+  );
+  assert.deepEqual(intentPhrases('Who is assigned to issue #8 in byteblaze/chat-widget?'), [
+    '#8',
+    'byteblaze/chat-widget',
+  ]);
+  assert.deepEqual(intentPhrases('Put 3 of the Cindral Smart T-Shirt in my shopping cart'), [
+    '3',
+    'Cindral Smart T-Shirt',
+  ]);
+});
