@@ -21,7 +21,7 @@ export function typicalObservation(nodes = 300): Observation {
   return {
     text: lines.join('\n'),
     url: 'http://127.0.0.1:7770/catalogsearch/result/?q=espresso+machine',
-    nodes: { ids, roles, names, depths },
+    nodes: { ids, roles, names, depths, inViewport: ids.map((_, i) => (i < 60 ? 1 : 0)) },
     note: null,
     screenshotFrame: null,
   };

@@ -42,6 +42,8 @@ export const WorkerStats = z.object({
   rejectedFrames: Count,
   busy: z.boolean(),
   counters: z.record(z.string(), z.number()),
+  /** facts that are words, not numbers (e.g. the tfjs backend in use) */
+  labels: z.record(z.string(), z.string()).default({}),
 });
 export type WorkerStats = z.infer<typeof WorkerStats>;
 
@@ -82,6 +84,23 @@ export const WorkerError = z.object({
   fatal: z.boolean(),
 });
 export const Bye = z.object({ type: z.literal('bye'), workerId: WorkerId, reason: z.string() });
+/** The learner's answer to a `train` command: one filtered-BC pass is done and its weights are out. */
+export const Trained = z.object({
+  type: z.literal('trained'),
+  workerId: WorkerId,
+  iteration: Count,
+  /** the version now published (unchanged when there was nothing to train on) */
+  policyVersion: Count,
+  trajectories: Count,
+  samples: Count,
+  /** steps whose action is not one of the policy's candidates (e.g. recorded from another policy) */
+  skipped: Count,
+  loss: z.number().nullable(),
+  samplesPerSec: z.number().nullable(),
+  checkpoint: z.string().nullable(),
+  durationMs: z.number(),
+});
+export type TrainedMessage = z.infer<typeof Trained>;
 
 // --- control: supervisor ROUTER → worker DEALER ------------------------------------------------
 
@@ -103,7 +122,15 @@ export type Fault = z.infer<typeof Fault>;
 export const Command = z.discriminatedUnion('command', [
   z.object({ type: z.literal('command'), command: z.literal('shutdown'), deadlineMs: Count }),
   z.object({ type: z.literal('command'), command: z.literal('fault'), fault: Fault }),
+  /** learner: train one iteration on samples from replay, then publish `policyVersion` */
+  z.object({
+    type: z.literal('command'),
+    command: z.literal('train'),
+    iteration: Count,
+    policyVersion: Count,
+  }),
 ]);
+export type CommandMessage = z.infer<typeof Command>;
 export const Refused = z.object({ type: z.literal('refused'), reason: z.string() });
 
 // --- tasks: env DEALER → supervisor ROUTER ------------------------------------------------------
@@ -123,8 +150,36 @@ export const TaskAssignment = z.object({
   horizon: z.number().int().positive(),
   minTry: z.number().int().positive(),
   split: z.enum(['train', 'test']),
+  /** the iteration the episode belongs to (0 outside training) */
+  iteration: Count,
+  /** act greedily (eval) rather than sample with the temperature (collection) */
+  greedy: z.boolean(),
+  /** send the trajectory to replay (collection); eval episodes are only reported */
+  toReplay: z.boolean(),
 });
 export const NoTask = z.object({ type: z.literal('no_task'), requestId: Count, retryAfterMs: Count });
+/** env → supervisor once an episode is scored (and, for collection, durable in replay). */
+export const EpisodeResult = z.object({
+  type: z.literal('episode_result'),
+  workerId: WorkerId,
+  requestId: Count,
+  episodeId: z.string(),
+  taskFile: z.string(),
+  taskId: z.string(),
+  split: z.enum(['train', 'test']),
+  iteration: Count,
+  reward: z.number(),
+  steps: Count,
+  answer: z.string().nullable(),
+  endReason: z.string(),
+  /** replay kept the trajectory (TTI's filter passed and it was new) */
+  kept: z.boolean(),
+  /** the policy versions that chose this episode's actions */
+  policyVersions: z.array(Count),
+  durationMs: z.number(),
+});
+export type EpisodeResultMessage = z.infer<typeof EpisodeResult>;
+export const ResultAck = z.object({ type: z.literal('result_ack'), requestId: Count, episodeId: z.string() });
 
 // --- act: env DEALER → inference ROUTER ----------------------------------------------------------
 
@@ -133,12 +188,20 @@ export const Observation = z.object({
   text: z.string(),
   url: z.string(),
   nodes: z
-    .object({ ids: intColumn, roles: stringColumn, names: stringColumn, depths: intColumn })
+    .object({
+      ids: intColumn,
+      roles: stringColumn,
+      names: stringColumn,
+      depths: intColumn,
+      /** 1 when the node's box intersects the viewport (a click elsewhere hits nothing) */
+      inViewport: intColumn,
+    })
     .refine(
       (n) =>
         n.ids.length === n.roles.length &&
         n.ids.length === n.names.length &&
-        n.ids.length === n.depths.length,
+        n.ids.length === n.depths.length &&
+        n.ids.length === n.inViewport.length,
       'node columns differ in length',
     ),
   /** a note for the policy: an invalid action, a re-check request */
@@ -152,8 +215,12 @@ export const ActRequest = z.object({
   type: z.literal('act_request'),
   episodeId: z.string(),
   step: Count,
+  horizon: z.number().int().positive(),
   intent: z.string(),
   observation: Observation,
+  /** this episode's earlier actions, oldest first */
+  history: z.array(z.string()),
+  greedy: z.boolean(),
 });
 export const ActReply = z.object({
   type: z.literal('act_reply'),
@@ -167,21 +234,37 @@ export const ActReply = z.object({
 // --- trajectories: env PUSH → replay PULL -------------------------------------------------------
 
 export const TrajectoryStep = z.object({
+  /** WebArena's observation text */
   observation: z.string(),
+  url: z.string(),
+  /** the observation's node columns, so a trainable policy can rebuild its candidates */
+  nodes: Observation.shape.nodes,
+  note: z.string().nullable(),
   reply: z.string(),
   action: z.string(),
   policyVersion: Count,
 });
+export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
 export const Trajectory = z.object({
   type: z.literal('trajectory'),
   episodeId: z.string(),
   taskId: z.string(),
   site: z.string(),
+  intent: z.string(),
+  horizon: z.number().int().positive(),
+  iteration: Count,
   reward: z.number(),
   answer: z.string().nullable(),
   steps: z.array(TrajectoryStep),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
+/** replay → env once the trajectory is durable (fsynced) or known to be filtered out */
+export const TrajectoryAck = z.object({
+  type: z.literal('trajectory_ack'),
+  episodeId: z.string(),
+  kept: z.boolean(),
+  duplicate: z.boolean(),
+});
 
 // --- samples: learner DEALER → replay ROUTER -------------------------------------------------------
 
@@ -218,6 +301,7 @@ export const WorkerSnapshot = z.object({
   lastError: z.string().nullable(),
   rejectedFrames: Count,
   counters: z.record(z.string(), z.number()),
+  labels: z.record(z.string(), z.string()),
 });
 export type WorkerSnapshot = z.infer<typeof WorkerSnapshot>;
 
@@ -235,6 +319,17 @@ export const StatusSnapshot = z.object({
   /** frames the supervisor's own sockets rejected */
   rejectedFrames: Count,
   workers: z.array(WorkerSnapshot),
+  /** how many iterations the run is set to do */
+  iterations: Count,
+  /** what the current iteration is doing, and how far along it is */
+  phase: z.enum(['starting', 'collect', 'train', 'eval', 'done']),
+  phaseProgress: z.object({ done: Count, total: Count }),
+  /** trajectories replay has received and kept (TTI's filter), over the whole run */
+  replay: z.object({ seen: Count, kept: Count }),
+  /** episodes finished and successful, over the whole run (collection and eval) */
+  episodes: z.object({ done: Count, success: Count }),
+  /** the TensorFlow.js backend the policy runs on (null before inference reports it) */
+  backend: z.string().nullable(),
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshot>;
 
@@ -265,13 +360,14 @@ export type RunEvent = z.infer<typeof RunEvent>;
 /** Each socket validates against the union of the messages that may arrive on it: a known message
  * on the wrong socket is rejected like an unknown one. */
 export const Inbound = {
-  controlToSupervisor: z.discriminatedUnion('type', [Register, Heartbeat, WorkerError, Bye]),
+  controlToSupervisor: z.discriminatedUnion('type', [Register, Heartbeat, WorkerError, Bye, Trained]),
   controlToWorker: z.union([Registered, HeartbeatAck, Command, Refused]),
-  tasksToSupervisor: TaskRequest,
-  tasksToEnv: z.discriminatedUnion('type', [TaskAssignment, NoTask]),
+  tasksToSupervisor: z.discriminatedUnion('type', [TaskRequest, EpisodeResult]),
+  tasksToEnv: z.discriminatedUnion('type', [TaskAssignment, NoTask, ResultAck]),
   actToInference: ActRequest,
   actToEnv: ActReply,
   trajectoriesToReplay: Trajectory,
+  trajectoriesToEnv: TrajectoryAck,
   samplesToReplay: SampleRequest,
   samplesToLearner: SampleBatch,
   weightsToInference: Weights,

@@ -36,9 +36,16 @@ export function renderRun(
     `tti run ${snapshot.runId}  ${snapshot.state.toUpperCase()}  pid ${snapshot.pid}  up ${uptime}s` +
       (snapshot.reason ? `  (${snapshot.reason})` : ''),
   );
+  const iterations = snapshot.iterations || options.iterations;
   lines.push(
-    `iteration ${bar(snapshot.iteration / options.iterations)} ${snapshot.iteration}/${options.iterations}` +
-      `   policy v${snapshot.policyVersion}   horizon ${snapshot.horizon}`,
+    `iteration ${bar(iterations > 0 ? snapshot.iteration / iterations : 0)} ${snapshot.iteration}/${iterations}` +
+      `   policy v${snapshot.policyVersion}   horizon ${snapshot.horizon}   backend ${snapshot.backend ?? '-'}`,
+  );
+  const { done, total } = snapshot.phaseProgress;
+  lines.push(
+    `${snapshot.phase.padEnd(9)} ${bar(total > 0 ? done / total : 0)} ${done}/${total} episodes` +
+      `   episodes ${snapshot.episodes.done} (${snapshot.episodes.success} successful)` +
+      `   replay ${snapshot.replay.kept} kept of ${snapshot.replay.seen}`,
   );
   const dt = options.previous ? (snapshot.uptimeMs - options.previous.uptimeMs) / 1000 : 0;
   lines.push('');

@@ -30,7 +30,16 @@ await yargs(hideBin(process.argv))
     'start a run (foreground with a live view, or --detach), or --resume one',
     (y) =>
       y
-        .option('config', { type: 'string', describe: 'YAML config file (configs/*.yaml)' })
+        .option('config', {
+          type: 'string',
+          describe: 'YAML config file (default: configs/miniarena.yaml)',
+        })
+        .option('preset', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'lay configs/presets/NAME.yaml over the config (e.g. quick)',
+        })
         .option('run-dir', { type: 'string', demandOption: true, describe: 'the run directory' })
         .option('detach', { type: 'boolean', default: false, describe: 'return once the supervisor is up' })
         .option('resume', { type: 'boolean', default: false, describe: 'continue the run in --run-dir' })
@@ -54,6 +63,7 @@ await yargs(hideBin(process.argv))
           '$0 train --config configs/miniarena.yaml --run-dir runs/demo --detach --set workers.env=4',
           'in the background, 4 env workers',
         )
+        .example('$0 train --preset quick --run-dir runs/quick', 'a short run that shows learning on 2 cores')
         .example('$0 train --resume --run-dir runs/demo', 'continue a stopped or crashed run'),
     (argv) =>
       exitWith(async () =>
@@ -63,8 +73,121 @@ await yargs(hideBin(process.argv))
           detach: argv.detach,
           resume: argv.resume,
           set: argv.set.map(String),
+          presets: argv.preset.map(String),
           logLevel: argv['log-level'],
           view: argv.view,
+        }),
+      ),
+  )
+  .command(
+    'experiment <name>',
+    "TTI's horizon ablation: curriculum vs fixed 10 vs fixed 30 at one env-step budget, eval with min_try 1 vs 2",
+    (y) =>
+      y
+        .positional('name', { choices: ['horizon'] as const, demandOption: true })
+        .option('budget-steps', {
+          type: 'number',
+          default: 6000,
+          describe: 'env steps of collection per arm',
+        })
+        .option('runs-dir', {
+          type: 'string',
+          default: 'runs/experiments/horizon',
+          describe: 'one run per arm',
+        })
+        .option('out', {
+          type: 'string',
+          default: 'docs/results',
+          describe: 'table (md, json) and plots (png)',
+        })
+        .option('preset', { type: 'string', array: true, default: [] as string[] })
+        .option('config', { type: 'string' })
+        .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+        .option('eval-limit', { type: 'number', describe: 'evaluate on the first N test tasks' })
+        .option('arms', {
+          type: 'string',
+          array: true,
+          describe: 'a subset: curriculum-10-20-30, fixed-10, fixed-30',
+        })
+        .example(
+          '$0 experiment horizon --preset quick --budget-steps 6000',
+          'the ablation behind docs/results.md',
+        ),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/experiment.js')).experiment({
+          name: argv.name,
+          runsDir: argv['runs-dir'],
+          out: argv.out,
+          budgetSteps: argv['budget-steps'],
+          presets: argv.preset.map(String),
+          config: argv.config,
+          set: argv.set.map(String),
+          evalLimit: argv['eval-limit'],
+          arms: argv.arms?.map(String),
+        }),
+      ),
+  )
+  .command(
+    'plot',
+    "draw a run's learning curve (and its other metrics) from metrics.jsonl as PNGs",
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('out', { type: 'string', describe: 'output folder (default: RUN_DIR/plots)' })
+        .example('$0 plot --run-dir runs/quick --out docs/img', 'learning-curve.png and friends'),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/plot.js')).plot({ runDir: argv['run-dir'], out: argv.out }),
+      ),
+  )
+  .command(
+    'eval',
+    "evaluate a policy greedily on a task split: a checkpoint, a run's latest, or an untrained one",
+    (y) =>
+      y
+        .option('checkpoint', {
+          type: 'string',
+          describe: 'a checkpoint folder (RUN_DIR/checkpoints/vNNNNNNNN)',
+        })
+        .option('run-dir', { type: 'string', describe: 'a training run: evaluate its latest checkpoint' })
+        .option('untrained', { type: 'boolean', default: false, describe: 'a freshly initialised policy' })
+        .option('config', {
+          type: 'string',
+          describe: "YAML config (default: the run's, else configs/miniarena.yaml)",
+        })
+        .option('split', { choices: ['train', 'test'] as const, default: 'test' as const })
+        .option('horizon', { type: 'number', describe: 'steps per episode (default: eval_horizon)' })
+        .option('min-try', {
+          type: 'number',
+          describe: 'answers before one is final (default: eval_min_try)',
+        })
+        .option('limit', { type: 'number', describe: 'the first N tasks of the split' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
+        .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
+        .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+        .option('log-level', { choices: LOG_LEVELS })
+        .example(
+          '$0 eval --run-dir runs/quick --json',
+          "the run's latest checkpoint on MiniArena's test split",
+        )
+        .example('$0 eval --untrained --limit 60', 'a fresh policy on the first 60 test tasks')
+        .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check"),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/eval.js')).evaluate({
+          checkpoint: argv.checkpoint,
+          runDir: argv['run-dir'],
+          untrained: argv.untrained,
+          config: argv.config,
+          split: argv.split,
+          horizon: argv.horizon,
+          minTry: argv['min-try'],
+          limit: argv.limit,
+          json: argv.json,
+          outDir: argv['out-dir'],
+          set: argv.set.map(String),
+          logLevel: argv['log-level'],
         }),
       ),
   )

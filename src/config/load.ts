@@ -1,8 +1,10 @@
-// Reading a config: YAML file → `--set` overrides → schema with defaults. Every error names the
+// Reading a config: YAML file → presets → `--set` overrides → schema with defaults. Every error names the
 // file, the key, the bad value and what was expected, so a user can fix it without reading code.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { z } from 'zod';
+import { projectRoot } from '../paths.js';
 import { Config } from './schema.js';
 
 export class ConfigError extends Error {
@@ -15,9 +17,9 @@ function isTree(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function valueAt(tree: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(tree: unknown, keys: readonly PropertyKey[]): unknown {
   let node = tree;
-  for (const key of path) {
+  for (const key of keys) {
     if (!isTree(node) && !Array.isArray(node)) return undefined;
     node = (node as Record<PropertyKey, unknown>)[key];
   }
@@ -41,15 +43,15 @@ export function applyOverrides(tree: Tree, overrides: readonly string[]): Tree {
   for (const override of overrides) {
     const eq = override.indexOf('=');
     if (eq <= 0) throw new ConfigError(`--set '${override}': expected key=value`);
-    const path = override.slice(0, eq).split('.');
+    const keys = override.slice(0, eq).split('.');
     let node: Tree = result;
-    for (const part of path.slice(0, -1)) {
+    for (const part of keys.slice(0, -1)) {
       const next = node[part];
       if (next === undefined) node[part] = {};
       else if (!isTree(next)) throw new ConfigError(`--set '${override}': '${part}' is not a section`);
       node = node[part] as Tree;
     }
-    node[path[path.length - 1]!] = parseYaml(override.slice(eq + 1)) as unknown;
+    node[keys[keys.length - 1]!] = parseYaml(override.slice(eq + 1)) as unknown;
   }
   return result;
 }
@@ -62,9 +64,57 @@ export function resolveConfig(tree: unknown, source: string): Config {
   throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
 }
 
-export function loadConfig(file: string | null, overrides: readonly string[] = []): Config {
+/** configs/presets/<name>.yaml: a partial config laid over the config file (before --set). */
+export function presetFile(name: string): string {
+  return path.join(projectRoot, 'configs', 'presets', `${name}.yaml`);
+}
+
+export function presetNames(): string[] {
+  const dir = path.join(projectRoot, 'configs', 'presets');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
+}
+
+function mergeTrees(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isTree(current) && isTree(value) ? mergeTrees(current, value) : value;
+  }
+  return out;
+}
+
+export function loadConfig(
+  file: string | null,
+  overrides: readonly string[] = [],
+  presets: readonly string[] = [],
+): Config {
+  let tree: Tree = file === null ? {} : readTree(file);
+  for (const preset of presets) {
+    const presetPath = presetFile(preset);
+    if (!existsSync(presetPath)) {
+      const known = presetNames();
+      throw new ConfigError(
+        `no preset '${preset}' (${presetPath} does not exist); presets: ${known.length ? known.join(', ') : 'none'}`,
+      );
+    }
+    tree = mergeTrees(tree, readTree(presetPath));
+  }
+  const withOverrides = applyOverrides(tree, overrides);
+  const source = [
+    file ?? '(defaults)',
+    ...presets.map((p) => `--preset ${p}`),
+    ...overrides.map((o) => `--set ${o}`),
+  ].join(' + ');
+  return resolveConfig(withOverrides, source);
+}
+
+function readTree(file: string): Tree {
   let tree: Tree = {};
-  if (file !== null) {
+  {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -82,9 +132,7 @@ export function loadConfig(file: string | null, overrides: readonly string[] = [
     }
     tree = (parsed as Tree | null) ?? {};
   }
-  const withOverrides = applyOverrides(tree, overrides);
-  const source = [file ?? '(defaults)', ...overrides.map((o) => `--set ${o}`)].join(' + ');
-  return resolveConfig(withOverrides, source);
+  return tree;
 }
 
 export function configToYaml(config: Config): string {

@@ -75,6 +75,22 @@ export const TasksConfig = z
   })
   .prefault({});
 
+export const ModelConfig = z
+  .strictObject({
+    /** the TensorFlow.js backend: the best that loads (gpu → node → wasm → cpu), or one forced */
+    backend: z.enum(['auto', 'gpu', 'node', 'wasm', 'cpu']).default('auto'),
+    /** start from this checkpoint folder instead of a fresh init (eval, fine-tuning) */
+    checkpoint: z.string().nullable().default(null),
+    /** dynamic batching in the inference worker */
+    max_batch: PositiveInt.default(16),
+    max_wait_ms: NonNegativeInt.default(5),
+    /** global gradient-norm clip (TTI's max_grad_norm is 0.01 for a 12B model; ours is tiny) */
+    clip_norm: z.number().positive().default(1.0),
+    /** how many checkpoints the learner keeps */
+    keep_checkpoints: PositiveInt.default(3),
+  })
+  .prefault({});
+
 export const Config = z.strictObject({
   run_name: z.string().min(1).default('tti'),
   seed: NonNegativeInt.default(0),
@@ -93,12 +109,19 @@ export const Config = z.strictObject({
   horizon_schedule: z.array(PositiveInt).min(1).default([10, 20, 20, 30]),
   eval_horizon: PositiveInt.default(30),
   eval_every: PositiveInt.default(1),
-  /** test-time re-check: answers before the min_try-th are not final */
+  /** test tasks in each periodic eval (a fixed seeded subset); 0 = the whole test split */
+  eval_tasks: NonNegativeInt.default(60),
+  /** test-time re-check while collecting: answers before the min_try-th are not final */
   min_try: PositiveInt.default(1),
+  /** the same, for eval episodes */
+  eval_min_try: PositiveInt.default(1),
+  /** stop after the iteration in which collection passes this many env steps (null: no budget) */
+  budget_env_steps: PositiveInt.nullable().default(null),
   temperature: z.number().nonnegative().default(1.0),
   /** external WebArena host (TTI's key); null runs the embedded MiniArena */
   webarena_host: z.string().nullable().default(null),
   tasks: TasksConfig,
+  model: ModelConfig,
   env: EnvConfig,
   workers: WorkersConfig,
   fault: FaultConfig,

@@ -1,7 +1,7 @@
 // The browser environment's public API: the episode, its observations and actions, scoring,
 // task files and episode records. Everything else under src/envs is internal.
 
-export { parseTtiReply } from './actions/parse-tti.js';
+export { parseTtiReply, ttiActionText } from './actions/parse-tti.js';
 export { parseWebArenaReply } from './actions/parse-webarena.js';
 export type { Action, ActionFormat, ActionType } from './actions/types.js';
 export { describeAction } from './actions/types.js';

@@ -1,12 +1,13 @@
-// The replay worker in a real run: successful trajectories pushed to it are kept on disk and are
-// still there after it is killed with SIGKILL and restarted; failures and duplicates are not kept.
+// The replay worker in a real run: successful trajectories sent to it are kept on disk, each one
+// acknowledged once durable, and still there after it is killed with SIGKILL and restarted;
+// failures and duplicates are not kept.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as zmq from 'zeromq';
-import { encode, type StatusSnapshot, type Trajectory } from '../../src/actors/protocol.js';
+import { decode, encode, Inbound, type StatusSnapshot, type Trajectory } from '../../src/actors/protocol.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture } from '../helpers/run-fixture.js';
 
@@ -15,31 +16,59 @@ const trajectory = (episodeId: string, reward: number): Trajectory => ({
   episodeId,
   taskId: 't',
   site: 'shopping',
+  intent: 'a task',
+  horizon: 10,
+  iteration: 1,
   reward,
   answer: 'ok',
   steps: [
-    { observation: 'o', reply: 'Thought: t\nAction: ANSWER [ok]', action: 'stop [ok]', policyVersion: 0 },
+    {
+      observation: 'o',
+      url: 'http://127.0.0.1/',
+      nodes: { ids: [], roles: [], names: [], depths: [], inViewport: [] },
+      note: null,
+      reply: 'Thought: t\nAction: ANSWER [ok]',
+      action: 'stop [ok]',
+      policyVersion: 0,
+    },
   ],
 });
 
 const replay = (s: StatusSnapshot) => s.workers.find((w) => w.id === 'replay-0')!;
 
-test('kept trajectories survive a SIGKILL of the replay worker', async (t) => {
+/** Sends a trajectory as an env worker does and returns replay's acknowledgement. */
+async function store(socket: zmq.Dealer, t: Trajectory): Promise<{ kept: boolean; duplicate: boolean }> {
+  await socket.send(encode(t));
+  const [frames] = [await socket.receive()];
+  const ack = decode(Inbound.trajectoriesToEnv, frames);
+  if (!ack.ok) throw new Error(`bad ack: ${ack.reason}`);
+  assert.equal(ack.value.message.episodeId, t.episodeId);
+  return { kept: ack.value.message.kept, duplicate: ack.value.message.duplicate };
+}
+
+test('kept trajectories are acknowledged and survive a SIGKILL of the replay worker', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
   // No env worker: this test is the only sender of trajectories, so the counts are exact.
   await run.startDetached(['workers.env=0']);
   const info = JSON.parse(readFileSync(path.join(run.runDir, 'supervisor.json'), 'utf8')) as SupervisorInfo;
-  const push = new zmq.Push({ linger: 1000 });
+  const push = new zmq.Dealer({ linger: 1000, receiveTimeout: 10000 });
   push.connect(info.endpoints.trajectories);
+  const acks = [];
   for (const [id, reward] of [
     ['e1', 1],
     ['e2', 0],
     ['e3', 1],
     ['e1', 1],
   ] as const) {
-    await push.send(encode(trajectory(id, reward)));
+    acks.push(await store(push, trajectory(id, reward)));
   }
+  assert.deepEqual(acks, [
+    { kept: true, duplicate: false },
+    { kept: false, duplicate: false },
+    { kept: true, duplicate: false },
+    { kept: true, duplicate: true },
+  ]);
   const before = await run.waitFor((s) => replay(s).counters.received === 4, 10000, 'replay received 4');
   assert.equal(replay(before).counters.kept, 2);
   assert.equal(replay(before).counters.duplicates, 1);
@@ -52,7 +81,7 @@ test('kept trajectories survive a SIGKILL of the replay worker', async (t) => {
   );
   assert.equal(replay(after).counters.kept, 2);
   // A duplicate sent after the restart is still recognised.
-  await push.send(encode(trajectory('e3', 1)));
+  assert.deepEqual(await store(push, trajectory('e3', 1)), { kept: true, duplicate: true });
   const last = await run.waitFor(
     (s) => replay(s).counters.received === 1,
     10000,

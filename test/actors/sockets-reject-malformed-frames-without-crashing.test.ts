@@ -51,7 +51,7 @@ test('every bound socket counts and drops malformed frames and unknown types', a
   await sendAll(endpoints.status, 'dealer');
   await sendAll(inference, 'dealer');
   await sendAll(endpoints.samples, 'dealer');
-  await sendAll(endpoints.trajectories, 'push');
+  await sendAll(endpoints.trajectories, 'dealer');
   await sendAll(probe, 'dealer');
 
   const n = BAD_MESSAGES.length;

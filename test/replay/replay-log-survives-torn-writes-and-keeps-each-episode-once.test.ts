@@ -17,11 +17,17 @@ const trajectory = (
   episodeId,
   taskId: `task-${episodeId}`,
   site,
+  intent: 'a task',
+  horizon: 10,
+  iteration: 1,
   reward,
   answer,
   steps: [
     {
       observation: `[1] link 'Item ${episodeId}'`,
+      url: 'http://127.0.0.1/',
+      nodes: { ids: [1], roles: ['link'], names: [`Item ${episodeId}`], depths: [1], inViewport: [1] },
+      note: null,
       reply: 'Thought: done\nAction: ANSWER [ok]',
       action: 'stop [ok]',
       policyVersion: 3,

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrowserEnv, loadTaskFile, type Observation, type Task } from '../../envs/index.js';
+import { BrowserEnv, loadTaskFile, type Observation, type Task, ttiActionText } from '../../envs/index.js';
 import {
   type MiniArenaHost,
   startMiniArenaHost,
@@ -16,6 +16,7 @@ import {
   type WebArenaSite,
 } from '../../envs/miniarena/index.js';
 import {
+  type EpisodeResultMessage,
   Inbound,
   type TaskAssignmentMessage,
   type Trajectory,
@@ -25,6 +26,11 @@ import { Channel, Requester } from '../transport.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
 const TASK_REQUEST_TIMEOUT_MS = 5000;
+/** How long replay and the supervisor have to acknowledge, and how often the env asks again. */
+const ACK_TIMEOUT_MS = 10000;
+const ACK_ATTEMPTS = 6;
+/** WebArena's viewport, in CSS pixels. */
+const VIEWPORT = { width: 1280, height: 720 };
 
 /** WebArena's ports on one host, as TTI's `webarena_host` names it. */
 function webArenaHosts(host: string): Record<string, string> {
@@ -39,6 +45,14 @@ function webArenaHosts(host: string): Record<string, string> {
   };
 }
 
+function inViewport(node: Observation['nodes'][number]): number {
+  const b = node.bounds;
+  if (b === null) return 0;
+  const [x, y, width, height] = b;
+  const visible = x < VIEWPORT.width && y < VIEWPORT.height && x + width > 0 && y + height > 0;
+  return visible ? 1 : 0;
+}
+
 function toWire(observation: Observation): WireObservation {
   const nodes = observation.nodes;
   return {
@@ -49,6 +63,7 @@ function toWire(observation: Observation): WireObservation {
       roles: nodes.map((n) => n.role),
       names: nodes.map((n) => n.name),
       depths: nodes.map((n) => n.depth),
+      inViewport: nodes.map(inViewport),
     },
     note: observation.notes.length > 0 ? observation.notes.join('\n') : null,
     screenshotFrame: null,
@@ -94,8 +109,15 @@ export const envRole: RoleMain = async (ctx) => {
   // One DEALER connected to every inference worker: requests are spread over them.
   for (const endpoint of Object.values(ctx.endpoints.act)) actChannel.connect(endpoint);
   const act = new Requester(actChannel);
-  const trajectories = Channel.create('trajectories', 'push', null, ctx.rejected, ctx.tuning);
-  trajectories.connect(ctx.endpoints.trajectories);
+  const trajectoryChannel = Channel.create(
+    'trajectories',
+    'dealer',
+    Inbound.trajectoriesToEnv,
+    ctx.rejected,
+    ctx.tuning,
+  );
+  trajectoryChannel.connect(ctx.endpoints.trajectories);
+  const trajectories = new Requester(trajectoryChannel);
 
   const taskFiles = new Map<string, Map<string, Task>>();
   const taskFor = (assignment: TaskAssignmentMessage): Task => {
@@ -112,8 +134,23 @@ export const envRole: RoleMain = async (ctx) => {
     ctx.counters[key] = (ctx.counters[key] ?? 0) + by;
   };
 
-  const runEpisode = async (assignment: TaskAssignmentMessage): Promise<void> => {
+  /** Sends until acknowledged: a successful trajectory must not be lost to a replay restart. */
+  const storeTrajectory = async (trajectory: Trajectory): Promise<boolean> => {
+    for (let attempt = 1; attempt <= ACK_ATTEMPTS && (attempt === 1 || running); attempt++) {
+      const ack = await trajectories.request(
+        trajectory,
+        (m) => m.episodeId === trajectory.episodeId,
+        ACK_TIMEOUT_MS,
+      );
+      if (ack !== null) return ack.message.kept;
+      ctx.log.warn(`replay did not acknowledge ${trajectory.episodeId} (attempt ${attempt}); sending again`);
+    }
+    throw new Error(`replay never acknowledged trajectory ${trajectory.episodeId}`);
+  };
+
+  const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const task = taskFor(assignment);
+    const started = Date.now();
     await arena?.reset();
     let observation: Observation | null = await env.reset(task, {
       horizon: assignment.horizon,
@@ -121,14 +158,21 @@ export const envRole: RoleMain = async (ctx) => {
       episodeId: assignment.episodeId,
     });
     const versions: number[] = [];
+    const seen: WireObservation[] = [];
+    const history: string[] = [];
     for (let step = 0; observation !== null; step++) {
+      const wire = toWire(observation);
+      seen.push(wire);
       const reply = await act.request(
         {
           type: 'act_request',
           episodeId: assignment.episodeId,
           step,
+          horizon: assignment.horizon,
           intent: task.intent,
-          observation: toWire(observation),
+          observation: wire,
+          history,
+          greedy: assignment.greedy,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
         ctx.config.env.act_timeout_ms,
@@ -138,36 +182,76 @@ export const envRole: RoleMain = async (ctx) => {
         throw new Error(`no action from inference within ${ctx.config.env.act_timeout_ms} ms`);
       }
       versions.push(reply.message.policyVersion);
+      history.push(ttiActionText(reply.message.reply));
       const result = await env.step(reply.message.reply);
       count('steps');
       observation = result.observation;
-      if (result.done && result.record) {
-        const record = result.record;
+      if (!result.done || !result.record) continue;
+      const record = result.record;
+      const reward = record.verdict.success ? 1 : 0;
+      let kept = false;
+      if (assignment.toReplay) {
         const trajectory: Trajectory = {
           type: 'trajectory',
           episodeId: assignment.episodeId,
           taskId: task.id,
           site: task.sites[0] ?? 'unknown',
-          reward: record.verdict.success ? 1 : 0,
+          intent: task.intent,
+          horizon: assignment.horizon,
+          iteration: assignment.iteration,
+          reward,
           answer: record.answer,
           steps: record.steps.map((s, i) => ({
             observation: s.observation,
+            url: seen[i]?.url ?? s.url,
+            nodes: seen[i]?.nodes ?? { ids: [], roles: [], names: [], depths: [], inViewport: [] },
+            note: seen[i]?.note ?? null,
             reply: s.reply ?? s.actionText,
             action: s.actionText,
             policyVersion: versions[i] ?? 0,
           })),
         };
-        await trajectories.send(trajectory);
-        count('episodes');
-        if (trajectory.reward > 0) count('successes');
-        if (record.verdict.status !== 'scored') count('unscored');
-        ctx.log.info(
-          `episode ${assignment.episodeId} (task ${task.id}): ${record.endReason} after ${record.steps.length} steps, ` +
-            `reward ${trajectory.reward} (${record.verdict.why})`,
-        );
-        return;
+        kept = await storeTrajectory(trajectory);
       }
+      count('episodes');
+      if (reward > 0) count('successes');
+      if (record.verdict.status !== 'scored') count('unscored');
+      ctx.log.info(
+        `episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): ${record.endReason} after ` +
+          `${record.steps.length} steps, reward ${reward}${kept ? ', kept' : ''} (${record.verdict.why})`,
+      );
+      await reportResult({
+        type: 'episode_result',
+        workerId: ctx.workerId,
+        requestId,
+        episodeId: assignment.episodeId,
+        taskFile: assignment.taskFile,
+        taskId: task.id,
+        split: assignment.split,
+        iteration: assignment.iteration,
+        reward,
+        steps: record.steps.length,
+        answer: record.answer,
+        endReason: record.endReason,
+        kept,
+        policyVersions: [...new Set(versions)],
+        durationMs: Date.now() - started,
+      });
+      return;
     }
+  };
+
+  /** The supervisor counts the iteration's episodes from these; a lost one would stall it. */
+  const reportResult = async (result: EpisodeResultMessage): Promise<void> => {
+    for (let attempt = 1; attempt <= ACK_ATTEMPTS && (attempt === 1 || running); attempt++) {
+      const ack = await tasks.request(
+        result,
+        (m) => m.type === 'result_ack' && m.episodeId === result.episodeId,
+        ACK_TIMEOUT_MS,
+      );
+      if (ack !== null) return;
+    }
+    ctx.log.warn(`the supervisor did not acknowledge the result of ${result.episodeId}`);
   };
 
   let running = true;
@@ -177,18 +261,19 @@ export const envRole: RoleMain = async (ctx) => {
       const id = requestId++;
       const reply = await tasks.request(
         { type: 'task_request', workerId: ctx.workerId, requestId: id },
-        (m) => m.requestId === id,
+        (m) => m.type !== 'result_ack' && m.requestId === id,
         TASK_REQUEST_TIMEOUT_MS,
       );
       if (!running) return;
       if (reply === null) continue;
+      if (reply.message.type === 'result_ack') continue;
       if (reply.message.type === 'no_task') {
         await sleep(reply.message.retryAfterMs);
         continue;
       }
       ctx.setBusy(true);
       try {
-        await runEpisode(reply.message);
+        await runEpisode(reply.message, id);
       } catch (error) {
         // One bad episode (a page that hangs, a task that does not load) must not stop the worker.
         count('errors');

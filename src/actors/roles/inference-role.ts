@@ -1,54 +1,162 @@
-// The inference role: one per GPU (one on CPU). It answers act requests from env workers and swaps
-// in new weights from the learner between requests, stamping every reply with its policy version.
+// The inference role: one per GPU (one on CPU). It answers env workers' act requests with the
+// trainable policy, batching requests that arrive together into one forward pass, and swaps in
+// new weights from the learner only between batches. Every reply carries the policy version that
+// chose it.
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Fault, Inbound } from '../protocol.js';
+import { SeededRandom } from '../../curriculum/random.js';
+import {
+  CheckpointStore,
+  loadBackend,
+  loadModelCheckpoint,
+  type PolicyInput,
+  type TensorFrames,
+  TfjsPolicy,
+} from '../../model/index.js';
+import { type ActRequestMessage, type Fault, Inbound, type WeightsMessage } from '../protocol.js';
 import { Channel } from '../transport.js';
-import type { RoleMain } from './worker-shell.js';
+import { DynamicBatcher } from './dynamic-batcher.js';
+import type { RoleContext, RoleMain } from './worker-shell.js';
+
+interface Pending {
+  message: ActRequestMessage;
+  peer: Buffer;
+}
+
+/** The policy this worker starts with: a given checkpoint, the run's latest, or a fresh init. */
+function initialPolicy(ctx: RoleContext): { policy: TfjsPolicy; version: number } {
+  const fromCheckpoint = (where: string | CheckpointStore, what: string) => {
+    const loaded = loadModelCheckpoint(where);
+    for (const warning of loaded.warnings) ctx.log.warn(warning);
+    ctx.log.info(`policy v${loaded.version} from ${what}`);
+    return { policy: loaded.policy, version: loaded.version };
+  };
+  if (ctx.config.model.checkpoint !== null)
+    return fromCheckpoint(ctx.config.model.checkpoint, ctx.config.model.checkpoint);
+  if (ctx.runDir !== null) {
+    // A restarted worker serves the latest weights, not the initial ones.
+    const store = new CheckpointStore(
+      path.join(ctx.runDir, 'checkpoints'),
+      ctx.config.model.keep_checkpoints,
+    );
+    if (store.versions().length > 0) return fromCheckpoint(store, store.dir);
+  }
+  ctx.log.info(`policy v0: a fresh initialisation (seed ${ctx.config.seed})`);
+  return { policy: TfjsPolicy.create({ seed: ctx.config.seed }), version: 0 };
+}
+
+function toPolicyInput(message: ActRequestMessage): PolicyInput {
+  const o = message.observation;
+  return {
+    intent: message.intent,
+    url: o.url,
+    nodes: o.nodes,
+    history: message.history,
+    step: message.step,
+    horizon: message.horizon,
+    note: o.note,
+  };
+}
 
 export const inferenceRole: RoleMain = async (ctx) => {
   const endpoint = ctx.endpoints.act[ctx.workerId];
   if (endpoint === undefined) throw new Error(`no act endpoint for ${ctx.workerId}`);
+  if (ctx.config.policy_lm !== 'tfjs') {
+    throw new Error(
+      `policy_lm '${ctx.config.policy_lm}': only the embedded 'tfjs' policy is served by this build`,
+    );
+  }
+  const backend = await loadBackend(ctx.config.model.backend, (m) => ctx.log.info(m));
+  ctx.labels.backend = backend;
+  let { policy, version: policyVersion } = initialPolicy(ctx);
+  ctx.counters.policyVersion = policyVersion;
+
   const act = Channel.create('act', 'router', Inbound.actToInference, ctx.rejected, ctx.tuning);
   await act.bind(endpoint);
   const weights = Channel.create('weights', 'sub', Inbound.weightsToInference, ctx.rejected, ctx.tuning);
   weights.connect(ctx.endpoints.weights);
 
-  let policyVersion = 0;
-  let weightBytes = 0;
-  let slowMs = 0;
-  ctx.counters.policyVersion = 0;
-
+  // Weights that arrived while a batch ran wait here; only the newest matters.
+  let incoming: { message: WeightsMessage; frames: Buffer[] } | null = null;
   void weights.serve(({ message, raw }) => {
-    policyVersion = message.policyVersion;
-    weightBytes = raw.reduce((n, frame) => n + frame.byteLength, 0);
-    ctx.counters.policyVersion = policyVersion;
-    ctx.counters.weightBytes = weightBytes;
-    ctx.log.info(`weights v${policyVersion} received (${weightBytes} bytes in ${raw.length} tensors)`);
+    if (message.policyVersion <= policyVersion) return;
+    incoming = { message, frames: raw };
   });
+  const swapWeights = (): void => {
+    if (incoming === null) return;
+    const { message, frames } = incoming;
+    incoming = null;
+    const tensors: TensorFrames = {
+      specs: message.tensors.map((t) => ({ name: t.name, dtype: 'float32', shape: t.shape })),
+      frames,
+    };
+    try {
+      policy.importWeights(tensors);
+      policyVersion = message.policyVersion;
+      ctx.counters.policyVersion = policyVersion;
+      ctx.counters.weightBytes = frames.reduce((n, f) => n + f.byteLength, 0);
+      ctx.log.info(`weights v${policyVersion} swapped in (${frames.length} tensors)`);
+    } catch (error) {
+      ctx.log.error(`weights v${message.policyVersion} rejected: ${(error as Error).message}`);
+    }
+  };
 
-  const serving = act.serve(async ({ message, peer }) => {
-    if (peer === null) return;
+  const random = new SeededRandom(ctx.config.seed * 7919 + Number(ctx.workerId.replace(/\D/g, '') || 0));
+  let slowMs = 0;
+  const answer = async (batch: Pending[]): Promise<void> => {
+    swapWeights();
     ctx.setBusy(true);
     if (slowMs > 0) await sleep(slowMs);
-    // No trainable policy is wired in yet (src/model): answer with TTI's no-op action, stamped.
-    await act
-      .sendTo(peer, {
-        type: 'act_reply',
-        episodeId: message.episodeId,
-        step: message.step,
-        reply: 'Thought: no policy is loaded in this build.\nAction: Wait',
-        policyVersion,
-      })
-      .catch((error: Error) => ctx.log.warn(`act reply lost: ${error.message}`));
-    ctx.counters.actions = (ctx.counters.actions ?? 0) + 1;
+    const started = performance.now();
+    // Collection samples with the temperature, eval acts greedily: one forward pass per kind.
+    for (const greedy of [false, true]) {
+      const group = batch.filter((p) => p.message.greedy === greedy);
+      if (group.length === 0) continue;
+      const decisions = policy.act(
+        group.map((p) => toPolicyInput(p.message)),
+        {
+          greedy,
+          temperature: ctx.config.temperature,
+          random: random.next,
+        },
+      );
+      await Promise.all(
+        group.map((p, i) =>
+          act
+            .sendTo(p.peer, {
+              type: 'act_reply',
+              episodeId: p.message.episodeId,
+              step: p.message.step,
+              reply: decisions[i]?.reply ?? 'Thought: no decision.\nAction: Wait',
+              policyVersion,
+            })
+            .catch((error: Error) => ctx.log.warn(`act reply lost: ${error.message}`)),
+        ),
+      );
+    }
+    ctx.counters.actions = (ctx.counters.actions ?? 0) + batch.length;
+    ctx.counters.batches = (ctx.counters.batches ?? 0) + 1;
+    ctx.counters.lastBatchMs = Math.round((performance.now() - started) * 10) / 10;
+    ctx.counters.meanBatch =
+      Math.round(((ctx.counters.actions ?? 0) / (ctx.counters.batches ?? 1)) * 100) / 100;
     ctx.setBusy(false);
+  };
+  const batcher = new DynamicBatcher<Pending>(
+    { maxBatch: ctx.config.model.max_batch, maxWaitMs: ctx.config.model.max_wait_ms },
+    answer,
+    (error) => ctx.log.error(`a batch failed: ${error.message}`),
+  );
+  const serving = act.serve(({ message, peer }) => {
+    if (peer !== null) batcher.push({ message, peer });
   });
 
   return {
     async stop() {
+      await batcher.close();
       act.close();
       weights.close();
       await serving.catch(() => undefined);
+      policy.dispose();
     },
     injectFault(fault: Fault) {
       if (fault === 'slow') slowMs = 2000;

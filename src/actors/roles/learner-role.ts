@@ -1,19 +1,222 @@
-// The learner role: trains the policy on samples from replay and publishes versioned weights.
-// This shell owns the weights PUB socket and the samples connection; training arrives with the
-// TTI loop (src/model).
-import { Channel } from '../transport.js';
-import type { RoleMain } from './worker-shell.js';
+// The learner role: TTI's filtered behaviour cloning. On each `train` command it asks replay for a
+// sample of kept trajectories (recency + per-site balance, as TTI draws them), runs `actor_epochs`
+// passes of cross-entropy on the chosen candidate at every step, writes a checkpoint (weights,
+// optimizer state, counters) atomically, publishes the new weights and tells the supervisor.
+//
+// Training runs in small chunks with the event loop free in between, so heartbeats keep flowing
+// while it trains (a learner silent for `heartbeat_timeout_ms` is taken for hung).
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { SeededRandom } from '../../curriculum/random.js';
+import {
+  BcTrainer,
+  CheckpointStore,
+  loadBackend,
+  loadModelCheckpoint,
+  saveModelCheckpoint,
+  type TensorFrames,
+  TfjsPolicy,
+  type TrainingStep,
+  trainingSteps,
+} from '../../model/index.js';
+import { Inbound, type TrainedMessage } from '../protocol.js';
+import { Channel, Requester } from '../transport.js';
+import type { RoleCommand, RoleMain } from './worker-shell.js';
+
+const SAMPLE_TIMEOUT_MS = 60000;
+/** Steps per training call between yields to the event loop. */
+const CHUNK_BATCHES = 4;
 
 export const learnerRole: RoleMain = async (ctx) => {
+  if (ctx.runDir === null) throw new Error('the learner needs --run-dir for its checkpoints');
+  const backend = await loadBackend(ctx.config.model.backend, (m) => ctx.log.info(m));
+  ctx.labels.backend = backend;
+  const store = new CheckpointStore(path.join(ctx.runDir, 'checkpoints'), ctx.config.model.keep_checkpoints);
+
+  // Resume from the latest good checkpoint (a corrupted latest falls back with a warning).
+  let policy: TfjsPolicy;
+  let policyVersion = 0;
+  let optimizerState: TensorFrames | null = null;
+  let samplesSeen = 0;
+  /** the last iteration trained; a repeated command for it is answered without training again */
+  let lastIteration = 0;
+  const start = ctx.config.model.checkpoint ?? (store.versions().length > 0 ? store : null);
+  if (start !== null) {
+    const loaded = loadModelCheckpoint(start);
+    for (const warning of loaded.warnings) ctx.log.warn(warning);
+    policy = loaded.policy;
+    policyVersion = loaded.version;
+    optimizerState = loaded.optimizerState;
+    samplesSeen = loaded.counters.samplesSeen ?? 0;
+    lastIteration = loaded.counters.iteration ?? 0;
+    ctx.log.info(`resumed from checkpoint v${policyVersion}`);
+  } else {
+    policy = TfjsPolicy.create({ seed: ctx.config.seed });
+  }
+  const trainer = new BcTrainer(policy, {
+    learningRate: ctx.config.lm_lr,
+    clipNorm: ctx.config.model.clip_norm,
+  });
+  if (optimizerState !== null) trainer.importState(optimizerState);
+  ctx.counters.policyVersion = policyVersion;
+  ctx.counters.samplesSeen = samplesSeen;
+
   const weights = Channel.create('weights', 'pub', null, ctx.rejected, ctx.tuning);
   await weights.bind(ctx.endpoints.weights);
-  const samples = Channel.create('samples', 'dealer', null, ctx.rejected, ctx.tuning);
-  samples.connect(ctx.endpoints.samples);
-  ctx.counters.policyVersion = 0;
+  const samplesChannel = Channel.create(
+    'samples',
+    'dealer',
+    Inbound.samplesToLearner,
+    ctx.rejected,
+    ctx.tuning,
+  );
+  samplesChannel.connect(ctx.endpoints.samples);
+  const samples = new Requester(samplesChannel);
+  const random = new SeededRandom(ctx.config.seed * 104729 + 1);
+
+  const publish = async (): Promise<void> => {
+    const { specs, frames } = policy.exportWeights();
+    await weights.send(
+      {
+        type: 'weights',
+        policyVersion,
+        tensors: specs.map((s) => ({ name: s.name, dtype: 'float32', shape: s.shape })),
+      },
+      frames,
+    );
+  };
+
+  /** One filtered-BC pass over a sample of replay, yielding between chunks. */
+  const trainOn = async (steps: TrainingStep[]) => {
+    const batchSize = ctx.config.batch_size;
+    let lossSum = 0;
+    let lossCount = 0;
+    let skipped = 0;
+    let trained = 0;
+    let busyMs = 0;
+    for (let epoch = 0; epoch < ctx.config.actor_epochs; epoch++) {
+      const order = random.sample(steps, steps.length);
+      for (let at = 0; at < order.length; at += batchSize * CHUNK_BATCHES) {
+        const chunk = order.slice(at, at + batchSize * CHUNK_BATCHES);
+        const t0 = performance.now();
+        const report = trainer.train(chunk, { epochs: 1, batchSize, random: random.next });
+        busyMs += performance.now() - t0;
+        if (report.updates > 0 && Number.isFinite(report.loss)) {
+          lossSum += report.loss * report.updates;
+          lossCount += report.updates;
+        }
+        skipped += report.skipped;
+        trained += report.samples;
+        await yieldToLoop();
+      }
+    }
+    return {
+      loss: lossCount > 0 ? lossSum / lossCount : null,
+      skipped,
+      trained,
+      samplesPerSec: busyMs > 0 ? trained / (busyMs / 1000) : null,
+    };
+  };
+
+  let training: Promise<void> = Promise.resolve();
+  const onTrain = async (command: RoleCommand): Promise<void> => {
+    const started = Date.now();
+    if (command.iteration <= lastIteration && lastIteration > 0) {
+      ctx.log.info(`iteration ${command.iteration} was trained already (v${policyVersion}); answering again`);
+      await ctx.sendControl({
+        type: 'trained',
+        workerId: ctx.workerId,
+        iteration: command.iteration,
+        policyVersion,
+        trajectories: 0,
+        samples: 0,
+        skipped: 0,
+        loss: null,
+        samplesPerSec: null,
+        checkpoint: null,
+        durationMs: 0,
+      } satisfies TrainedMessage);
+      await publish();
+      return;
+    }
+    ctx.setBusy(true);
+    let reply: TrainedMessage;
+    try {
+      const batch = await samples.request(
+        { type: 'sample_request', maxTrajectories: ctx.config.actor_trajectories },
+        () => true,
+        SAMPLE_TIMEOUT_MS,
+      );
+      if (batch === null)
+        throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
+      const trajectories = batch.message.trajectories;
+      const steps = trajectories.flatMap((t) => trainingSteps(t));
+      let checkpoint: string | null = null;
+      let result: Awaited<ReturnType<typeof trainOn>> = {
+        loss: null,
+        skipped: 0,
+        trained: 0,
+        samplesPerSec: null,
+      };
+      if (steps.length > 0) {
+        result = await trainOn(steps);
+        policyVersion = command.policyVersion;
+        samplesSeen += result.trained;
+        checkpoint = saveModelCheckpoint(store, policyVersion, policy, trainer, {
+          iteration: command.iteration,
+          policyVersion,
+          samplesSeen,
+        });
+        await publish();
+      }
+      lastIteration = command.iteration;
+      ctx.counters.policyVersion = policyVersion;
+      ctx.counters.samplesSeen = samplesSeen;
+      if (result.samplesPerSec !== null) ctx.counters.samplesPerSec = Math.round(result.samplesPerSec);
+      ctx.log.info(
+        `iteration ${command.iteration}: ${trajectories.length} trajectories, ${result.trained} samples, ` +
+          `loss ${result.loss?.toFixed(4) ?? 'n/a'}, v${policyVersion}`,
+      );
+      reply = {
+        type: 'trained',
+        workerId: ctx.workerId,
+        iteration: command.iteration,
+        policyVersion,
+        trajectories: trajectories.length,
+        samples: result.trained,
+        skipped: result.skipped,
+        loss: result.loss,
+        samplesPerSec: result.samplesPerSec,
+        checkpoint,
+        durationMs: Date.now() - started,
+      };
+    } finally {
+      ctx.setBusy(false);
+    }
+    await ctx.sendControl(reply);
+  };
+
+  // Inference workers that start after the learner still hear the current weights.
+  if (policyVersion > 0) await publish();
+
   return {
+    onCommand(command) {
+      // One training pass at a time; a repeated command (the supervisor asking again) queues.
+      training = training.then(() =>
+        onTrain(command).catch((error: Error) => {
+          // A failed pass is a crash of this worker: the supervisor restarts it from its checkpoint.
+          ctx.log.error(`training failed: ${error.message}`);
+          setImmediate(() => {
+            throw error;
+          });
+        }),
+      );
+    },
     async stop() {
+      await training;
       weights.close();
       samples.close();
+      policy.dispose();
     },
   };
 };

@@ -18,7 +18,7 @@ export const replayRole: RoleMain = async (ctx) => {
 
   const incoming = Channel.create(
     'trajectories',
-    'pull',
+    'router',
     Inbound.trajectoriesToReplay,
     ctx.rejected,
     ctx.tuning,
@@ -31,13 +31,29 @@ export const replayRole: RoleMain = async (ctx) => {
     ctx.counters[key] = (ctx.counters[key] ?? 0) + 1;
   };
   ctx.counters.kept = log.size;
+  ctx.counters.received = 0;
 
-  const receiving = incoming.serve(({ message }) => {
+  // Each trajectory is acknowledged once it is durable (append fsyncs) or known to be filtered out;
+  // a resent one (the env did not hear the ack) is a duplicate by episode id and acknowledged again.
+  const receiving = incoming.serve(async ({ message, peer }) => {
     count('received');
-    if (!isKept(message)) return;
-    if (log.append(message)) count('appended');
-    else count('duplicates');
+    let kept = false;
+    let duplicate = false;
+    if (isKept(message)) {
+      if (log.append(message)) {
+        count('appended');
+        kept = true;
+      } else {
+        count('duplicates');
+        duplicate = true;
+        kept = log.has(message.episodeId);
+      }
+    }
     ctx.counters.kept = log.size;
+    if (peer === null) return;
+    await incoming
+      .sendTo(peer, { type: 'trajectory_ack', episodeId: message.episodeId, kept, duplicate })
+      .catch((error: Error) => ctx.log.warn(`ack for ${message.episodeId} lost: ${error.message}`));
   });
   const serving = samples.serve(async ({ message, peer }) => {
     if (peer === null) return;

@@ -6,7 +6,14 @@
 import os from 'node:os';
 import { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/logger.js';
-import { type Endpoints, type Fault, Inbound, type RegisteredMessage, type Role } from '../protocol.js';
+import {
+  type CommandMessage,
+  type Endpoints,
+  type Fault,
+  Inbound,
+  type RegisteredMessage,
+  type Role,
+} from '../protocol.js';
 import { Channel, RejectedFrames, type SocketTuning } from '../transport.js';
 
 export interface WorkerArgs {
@@ -33,14 +40,23 @@ export interface RoleContext {
   readonly tuning: SocketTuning;
   /** role-specific counters, reported in every heartbeat and shown in status */
   readonly counters: Record<string, number>;
+  /** role-specific facts in words (e.g. `backend`), reported with the counters */
+  readonly labels: Record<string, string>;
   setBusy(busy: boolean): void;
+  /** sends a message to the supervisor on the control socket (e.g. the learner's `trained`) */
+  sendControl(message: object): Promise<void>;
 }
+
+/** The commands a role handles itself (the shell handles shutdown and faults). */
+export type RoleCommand = Extract<CommandMessage, { command: 'train' }>;
 
 export interface RoleProcess {
   /** Finish in-flight work (within `deadlineMs`), then close the role's sockets. */
   stop(deadlineMs: number): Promise<void>;
   /** A fault the role itself acts on (e.g. `slow`); the shell handles crash, hang and garbage. */
   injectFault?(fault: Fault): void;
+  /** A command from the supervisor for this role (e.g. the learner's `train`). */
+  onCommand?(command: RoleCommand): void;
 }
 
 export type RoleMain = (ctx: RoleContext) => Promise<RoleProcess>;
@@ -112,6 +128,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
   process.on('SIGINT', () => void stop(5000, 'SIGINT'));
 
   const counters: Record<string, number> = {};
+  const labels: Record<string, string> = {};
   let lastHeardFromSupervisor = Date.now();
   let resolveRegistered: ((r: RegisteredMessage) => void) | null = null;
   const registered = new Promise<RegisteredMessage>((resolve) => {
@@ -133,7 +150,9 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
         case 'command':
           if (message.command === 'shutdown')
             await stop(message.deadlineMs, 'shutdown requested by the supervisor');
-          else injectFault(message.fault);
+          else if (message.command === 'fault') injectFault(message.fault);
+          else if (role?.onCommand) role.onCommand(message);
+          else log.warn(`ignored a '${message.command}' command: the ${args.role} role has no use for it`);
           return;
       }
     })
@@ -194,7 +213,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
       .send({
         type: 'heartbeat',
         workerId: args.workerId,
-        stats: { rejectedFrames: rejected.total, busy, counters },
+        stats: { rejectedFrames: rejected.total, busy, counters, labels },
       })
       .catch(() => undefined);
   }, welcome.heartbeatIntervalMs).unref();
@@ -210,9 +229,11 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     rejected,
     tuning,
     counters,
+    labels,
     setBusy: (b) => {
       busy = b;
     },
+    sendControl: (message) => control.send(message),
   };
   // A role that cannot start (a port taken, a browser that does not launch) is a crash like any other.
   try {

@@ -1,6 +1,6 @@
 // The run's state machine: starting → running → stopping → stopped | failed, with the iteration,
-// policy version and horizon that status shows. The TTI loop's iterations (task queue, curriculum,
-// checkpoints) grow here; for now the run hands out no tasks.
+// policy version and horizon that status shows. The TTI loop (tti-loop.ts) reports its progress
+// here; status reads it from here.
 import { dispatch, type Ref, spawn } from 'nact';
 import type { RunState } from '../protocol.js';
 
@@ -17,6 +17,7 @@ export interface RunView extends RunProgress {
 
 export type RunMsg =
   | { kind: 'worker_ready'; workerId: string }
+  | { kind: 'progress'; progress: RunProgress }
   | { kind: 'stopping'; reason: string; failed: boolean }
   | { kind: 'stopped' }
   | { kind: 'snapshot'; replyTo: Ref<RunView> };
@@ -59,6 +60,11 @@ export function spawnRunActor(
             state: state.state === 'starting' && allUp ? 'running' : state.state,
           };
           if (next.state !== state.state) onChange(view(next));
+          return next;
+        }
+        case 'progress': {
+          const next: State = { ...state, ...msg.progress };
+          onChange(view(next));
           return next;
         }
         case 'stopping': {

@@ -2,14 +2,13 @@
 // WorkerActor per child process and a RunActor for the run's state, answers status and control
 // requests, and shuts everything down in order on a stop.
 import { timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
-import { horizonAt } from '../../curriculum/horizon-schedule.js';
-import { type TaskRef, TaskSampler } from '../../curriculum/task-sampler.js';
+import type { TaskRef } from '../../curriculum/task-sampler.js';
 import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import type { Logger } from '../../log/logger.js';
 import { projectRoot } from '../../paths.js';
@@ -20,12 +19,28 @@ import {
   type Role,
   type RunEvent,
   type StatusSnapshot,
+  type TrainedMessage,
   type WorkerSnapshot,
 } from '../protocol.js';
 import { Channel, RejectedFrames, type SocketTuning } from '../transport.js';
 import { planEndpoints } from './endpoints.js';
+import { EpisodeQueue } from './episode-queue.js';
+import { type EvalSummary, readTaskLabels, type TaskLabels } from './eval-summary.js';
 import { type RunMsg, type RunProgress, type RunView, spawnRunActor } from './run-actor.js';
+import {
+  freshLoopState,
+  type LoopState,
+  type MetricsRow,
+  type Phase,
+  runEvalOnly,
+  runTtiLoop,
+} from './tti-loop.js';
 import { spawnWorkerActor, type WorkerMsg, type WorkerSpec } from './worker-actor.js';
+
+/** What the run does: TTI's training loop, or one eval pass (`tti-run eval`). */
+export type RunMode =
+  | { kind: 'train' }
+  | { kind: 'eval'; split: 'train' | 'test'; horizon: number; minTry: number; limit: number | null };
 
 export interface SupervisorOptions {
   config: Config;
@@ -33,11 +48,16 @@ export interface SupervisorOptions {
   token: string;
   resume: boolean;
   log: Logger;
+  mode?: RunMode;
 }
 
 export interface RunOutcome {
   state: 'stopped' | 'failed';
   reason: string;
+  /** `completed`: the loop (or the eval) ran to its end */
+  completed: boolean;
+  /** the eval's summary, in eval mode */
+  evaluation: (EvalSummary & { episodes: number }) | null;
 }
 
 export interface SupervisorHandle {
@@ -49,7 +69,20 @@ export interface SupervisorHandle {
   onEvent(listener: (event: RunEvent) => void): void;
 }
 
-const RunStateFile = z.object({ iteration: z.number(), policyVersion: z.number(), horizon: z.number() });
+const Totals = z.object({
+  envSteps: z.number(),
+  episodes: z.number(),
+  successes: z.number(),
+  seen: z.number(),
+  kept: z.number(),
+});
+const RunStateFile = z.object({
+  iteration: z.number().int().nonnegative(),
+  policyVersion: z.number().int().nonnegative(),
+  horizon: z.number().int().positive(),
+  randomState: z.number().optional(),
+  totals: Totals.optional(),
+});
 
 /** Roles stop in this order, so that work in flight reaches the roles that keep it. */
 const SHUTDOWN_PHASES: readonly (readonly Role[])[] = [
@@ -67,7 +100,13 @@ export function workerSpecs(config: Config): WorkerSpec[] {
   return specs;
 }
 
-const DEFAULT_TRAIN_TASKS = path.join(projectRoot, 'tasks', 'miniarena', 'train.json');
+const DEFAULT_TASKS = {
+  train: path.join(projectRoot, 'tasks', 'miniarena', 'train.json'),
+  test: path.join(projectRoot, 'tasks', 'miniarena', 'test.json'),
+};
+/** An episode running this much longer than its worst case goes to another worker. */
+const EPISODE_GRACE_MS = 60000;
+const INFERENCE_SWAP_TIMEOUT_MS = 60000;
 
 /** Task ids of a task file, validated now so that a broken file stops the run at its start. */
 function loadTaskRefs(file: string): TaskRef[] {
@@ -89,21 +128,46 @@ function tokensMatch(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function readProgress(runDir: RunDir, config: Config, resume: boolean, log: Logger): RunProgress {
-  const fresh = {
-    iteration: 0,
-    policyVersion: 0,
-    horizon: horizonAt({ kind: 'list', horizons: config.horizon_schedule }, 1),
-  };
+function readLoopState(runDir: RunDir, config: Config, resume: boolean, log: Logger): LoopState {
+  const fresh = freshLoopState(config);
   if (!resume) return fresh;
   if (!existsSync(runDir.state)) {
     log.info(`--resume: nothing to resume in ${runDir.root}; starting a new run`);
     return fresh;
   }
-  const parsed = RunStateFile.safeParse(JSON.parse(readFileSync(runDir.state, 'utf8')));
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(runDir.state, 'utf8'));
+  } catch (error) {
+    throw new Error(`--resume: ${runDir.state} is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = RunStateFile.safeParse(json);
   if (!parsed.success) throw new Error(`--resume: ${runDir.state} is malformed: ${parsed.error.message}`);
-  log.info(`resuming at iteration ${parsed.data.iteration}, policy version ${parsed.data.policyVersion}`);
-  return parsed.data;
+  const s = parsed.data;
+  log.info(`resuming after iteration ${s.iteration}, policy version ${s.policyVersion}`);
+  return {
+    iteration: s.iteration,
+    policyVersion: s.policyVersion,
+    horizon: s.horizon,
+    randomState: s.randomState ?? fresh.randomState,
+    totals: s.totals ?? fresh.totals,
+  };
+}
+
+/** metrics.jsonl keeps one row per completed iteration: rows past the resumed state are dropped. */
+function trimMetrics(file: string, lastIteration: number): void {
+  if (!existsSync(file)) return;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const kept = lines.filter((line) => {
+    try {
+      return (JSON.parse(line) as { iteration?: number }).iteration! <= lastIteration;
+    } catch {
+      return false;
+    }
+  });
+  if (kept.length !== lines.length) writeFileAtomic(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
 }
 
 export async function startSupervisor(options: SupervisorOptions): Promise<SupervisorHandle> {
@@ -118,8 +182,18 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   });
   if (note) log.warn(note);
 
-  const trainTasks = new TaskSampler(loadTaskRefs(config.tasks.train ?? DEFAULT_TRAIN_TASKS), 'uniform');
-  log.info(`training tasks: ${trainTasks.size} from ${config.tasks.train ?? DEFAULT_TRAIN_TASKS}`);
+  const mode: RunMode = options.mode ?? { kind: 'train' };
+  const trainFile = path.resolve(config.tasks.train ?? DEFAULT_TASKS.train);
+  const testFile = path.resolve(config.tasks.test ?? DEFAULT_TASKS.test);
+  const labels: TaskLabels = new Map();
+  const taskRefs = (file: string): TaskRef[] => {
+    const refs = loadTaskRefs(file);
+    readTaskLabels(file, labels);
+    return refs;
+  };
+  const trainTasks = mode.kind === 'train' || mode.split === 'train' ? taskRefs(trainFile) : [];
+  const testTasks = mode.kind === 'train' || mode.split === 'test' ? taskRefs(testFile) : [];
+  log.info(`tasks: ${trainTasks.length} train from ${trainFile}, ${testTasks.length} test from ${testFile}`);
 
   const rejected = new RejectedFrames((message) => log.warn(message));
   const tuning: SocketTuning = {
@@ -148,14 +222,24 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     void events.send(event).catch(() => undefined);
   };
 
-  let progress = readProgress(runDir, config, options.resume, log);
+  let loopState = readLoopState(runDir, config, options.resume, log);
+  let progress: RunProgress = {
+    iteration: loopState.iteration,
+    policyVersion: loopState.policyVersion,
+    horizon: loopState.horizon,
+  };
+  let runView: RunView = { ...progress, state: 'starting', reason: null };
+  // state.json: what status shows and what --resume continues from. Eval runs keep their own.
   const saveState = (view: RunView): void => {
+    runView = view;
     progress = { iteration: view.iteration, policyVersion: view.policyVersion, horizon: view.horizon };
     writeFileAtomic(
       runDir.state,
-      `${JSON.stringify({ ...progress, state: view.state, reason: view.reason }, null, 2)}\n`,
+      `${JSON.stringify({ ...loopState, ...progress, state: view.state, reason: view.reason }, null, 2)}\n`,
     );
   };
+  const metricsFile = path.join(runDir.root, 'metrics.jsonl');
+  if (mode.kind === 'train') trimMetrics(metricsFile, loopState.iteration);
 
   const system = start();
   let shutdown: Promise<RunOutcome> | null = null;
@@ -164,8 +248,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     specs.map((s) => s.id),
     progress,
     (view) => {
+      const changed = view.state !== runView.state;
       saveState(view);
-      publish('run_state', `run ${view.state}${view.reason ? `: ${view.reason}` : ''}`);
+      if (changed) publish('run_state', `run ${view.state}${view.reason ? `: ${view.reason}` : ''}`);
     },
   );
   saveState({ ...progress, state: 'starting', reason: null });
@@ -190,8 +275,19 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       sendControl: (peer, message) => control.sendTo(peer, message),
       welcome: registered,
       onGaveUp: (_spec, message) => void requestStop(message, true),
-      onReady: (s) => dispatch(runActor, { kind: 'worker_ready', workerId: s.id }),
+      onReady: (s) => {
+        dispatch(runActor, { kind: 'worker_ready', workerId: s.id });
+        if (s.role === 'learner' && pendingTrain !== null) void sendTrain();
+      },
       onEvent: publish,
+      onExit: (s) => {
+        if (s.role !== 'env') return;
+        const back = queue.requeueWorker(s.id);
+        if (back > 0) {
+          log.warn(`${s.id} died holding ${back} episode(s); they go back to the queue`);
+          publish('requeue', `${back} episode(s) of ${s.id} requeued`);
+        }
+      },
     });
     workers.set(spec.id, { spec, ref });
   }
@@ -229,37 +325,109 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         case 'bye':
           dispatch(worker.ref, { kind: 'bye', reason: message.reason });
           return;
+        case 'trained':
+          if (pendingTrain !== null && message.iteration === pendingTrain.iteration) {
+            const { resolve } = pendingTrain;
+            pendingTrain = null;
+            resolve(message);
+          }
+          return;
       }
     })
     .catch((error: Error) => log.error(`control loop failed: ${error.message}`));
 
-  // tasks: env workers pull; none are handed out while the run is stopping
-  let episodes = 0;
+  // tasks: env workers pull episodes from the current phase and report each one when it is done
+  const queue = new EpisodeQueue();
+  const episodeTotals = { done: loopState.totals.episodes, success: loopState.totals.successes };
+  let phase: Phase = 'starting';
   void tasks
     .serve(async ({ message, peer }) => {
       if (peer === null) return;
-      if (shutdown !== null) {
+      if (message.type === 'episode_result') {
+        const fresh = queue.complete(message);
+        if (fresh) {
+          episodeTotals.done += 1;
+          if (message.reward > 0) episodeTotals.success += 1;
+        }
         await tasks
-          .sendTo(peer, { type: 'no_task', requestId: message.requestId, retryAfterMs: 1000 })
+          .sendTo(peer, { type: 'result_ack', requestId: message.requestId, episodeId: message.episodeId })
           .catch(() => undefined);
         return;
       }
-      const task = trainTasks.next();
-      episodes += 1;
+      const spec = shutdown === null ? queue.next(message.workerId) : null;
+      if (spec === null) {
+        await tasks
+          .sendTo(peer, { type: 'no_task', requestId: message.requestId, retryAfterMs: 200 })
+          .catch(() => undefined);
+        return;
+      }
       await tasks
-        .sendTo(peer, {
-          type: 'task_assignment',
-          requestId: message.requestId,
-          episodeId: `${runId}-e${episodes}`,
-          taskFile: task.file,
-          taskId: task.id,
-          horizon: progress.horizon,
-          minTry: config.min_try,
-          split: 'train',
-        })
-        .catch((error: Error) => log.warn(`task for ${message.workerId} lost: ${error.message}`));
+        .sendTo(peer, { type: 'task_assignment', requestId: message.requestId, ...spec })
+        .catch((error: Error) => {
+          log.warn(`episode ${spec.episodeId} for ${message.workerId} lost: ${error.message}`);
+          queue.requeueWorker(message.workerId);
+        });
     })
     .catch((error: Error) => log.error(`tasks loop failed: ${error.message}`));
+  // An episode can outlive its worker's usefulness without the worker dying (a wedged browser
+  // that still heartbeats): past its worst case, someone else runs it.
+  const staleTimer = setInterval(() => {
+    const back = queue.requeueOlderThan(config.env.episode_timeout_ms + EPISODE_GRACE_MS);
+    if (back > 0) log.warn(`${back} episode(s) ran past ${config.env.episode_timeout_ms} ms; requeued`);
+  }, 5000);
+  staleTimer.unref();
+
+  // learner: one `train` command per iteration, sent again if the learner restarts meanwhile
+  let pendingTrain: {
+    iteration: number;
+    policyVersion: number;
+    resolve: (m: TrainedMessage) => void;
+  } | null = null;
+  const learnerRef = [...workers.values()].find((w) => w.spec.role === 'learner')?.ref ?? null;
+  const sendTrain = async (): Promise<void> => {
+    const pending = pendingTrain;
+    if (pending === null || learnerRef === null) return;
+    const sent = await query(
+      learnerRef,
+      (replyTo: Ref<boolean>) => ({
+        kind: 'send',
+        message: {
+          type: 'command',
+          command: 'train',
+          iteration: pending.iteration,
+          policyVersion: pending.policyVersion,
+        },
+        replyTo,
+      }),
+      QUERY_TIMEOUT_MS,
+    ).catch(() => false);
+    // Not registered yet: the learner's next `ready` sends it (onReady above); poll meanwhile.
+    if (!sent) setTimeout(() => void (pendingTrain === pending ? sendTrain() : undefined), 1000).unref();
+  };
+  const train = (iteration: number, policyVersion: number): Promise<TrainedMessage | null> => {
+    if (learnerRef === null) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      pendingTrain = { iteration, policyVersion, resolve };
+      void sendTrain();
+    });
+  };
+
+  const workerSnapshots = (): Promise<WorkerSnapshot[]> =>
+    Promise.all(
+      [...workers.values()].map(({ ref }) =>
+        query(ref, (replyTo: Ref<WorkerSnapshot>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS),
+      ),
+    );
+  const awaitInferenceVersion = async (version: number): Promise<void> => {
+    const deadline = Date.now() + INFERENCE_SWAP_TIMEOUT_MS;
+    while (Date.now() < deadline && shutdown === null) {
+      const inference = (await workerSnapshots()).filter((w) => w.role === 'inference');
+      if (inference.every((w) => (w.counters.policyVersion ?? 0) >= version)) return;
+      await sleep(100);
+    }
+    if (shutdown === null)
+      log.warn(`inference did not report weights v${version} within ${INFERENCE_SWAP_TIMEOUT_MS} ms`);
+  };
 
   const snapshot = async (): Promise<StatusSnapshot> => {
     const run = await query(
@@ -267,11 +435,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       (replyTo: Ref<RunView>) => ({ kind: 'snapshot', replyTo }),
       QUERY_TIMEOUT_MS,
     );
-    const workerSnapshots = await Promise.all(
-      [...workers.values()].map(({ ref }) =>
-        query(ref, (replyTo: Ref<WorkerSnapshot>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS),
-      ),
-    );
+    const workerList = await workerSnapshots();
+    const replay = workerList.find((w) => w.role === 'replay');
+    const backendOf = workerList.find((w) => w.role === 'inference' && w.labels.backend !== undefined);
     return {
       runId,
       pid: process.pid,
@@ -283,7 +449,16 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       startedAt,
       uptimeMs: Date.now() - startedAt,
       rejectedFrames: rejected.total,
-      workers: workerSnapshots,
+      workers: workerList,
+      iterations: mode.kind === 'train' ? config.iterations : 0,
+      phase,
+      phaseProgress: queue.progress,
+      replay: {
+        seen: loopState.totals.seen + (phase === 'collect' ? queue.progress.done : 0),
+        kept: replay?.counters.kept ?? loopState.totals.kept,
+      },
+      episodes: episodeTotals,
+      backend: backendOf?.labels.backend ?? null,
     };
   };
 
@@ -337,13 +512,17 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     `run ${runId}: supervisor pid ${process.pid}, ${specs.length} workers, status at ${endpoints.status}`,
   );
 
+  let signalStop: () => void = () => undefined;
+  const stopSignal = new Promise<void>((resolve) => {
+    signalStop = resolve;
+  });
   let resolveDone: (outcome: RunOutcome) => void = () => undefined;
   const done = new Promise<RunOutcome>((resolve) => {
     resolveDone = resolve;
   });
 
-  const waitForPhase = async (phase: readonly Role[], deadline: number): Promise<void> => {
-    const members = [...workers.values()].filter((w) => phase.includes(w.spec.role));
+  const stopRoles = async (roles: readonly Role[], deadline: number): Promise<void> => {
+    const members = [...workers.values()].filter((w) => roles.includes(w.spec.role));
     for (const { ref } of members)
       dispatch(ref, { kind: 'shutdown', deadlineMs: config.supervisor.shutdown_timeout_ms });
     while (Date.now() < deadline) {
@@ -361,9 +540,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     if (shutdown !== null) return shutdown;
     shutdown = (async () => {
       log.info(`stopping: ${reason}`);
+      signalStop();
+      queue.close();
+      clearInterval(staleTimer);
       dispatch(runActor, { kind: 'stopping', reason, failed });
       const deadline = Date.now() + config.supervisor.shutdown_timeout_ms + 2000;
-      for (const phase of SHUTDOWN_PHASES) await waitForPhase(phase, deadline);
+      for (const roles of SHUTDOWN_PHASES) await stopRoles(roles, deadline);
       // Whatever did not stop in time is killed with its process group.
       for (const { ref } of workers.values()) dispatch(ref, { kind: 'kill' });
       await sleep(100);
@@ -372,12 +554,90 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       for (const channel of [control, tasks, status, events]) channel.close();
       stopSystem(system);
       rmSync(runDir.supervisorInfo, { force: true });
-      const outcome: RunOutcome = { state: failed ? 'failed' : 'stopped', reason };
+      const outcome: RunOutcome = {
+        state: failed ? 'failed' : 'stopped',
+        reason,
+        completed,
+        evaluation,
+      };
       resolveDone(outcome);
       return outcome;
     })();
     return shutdown;
   };
+
+  // The run itself: TTI's loop, or one eval pass; either stops the run when it is done.
+  let completed = false;
+  let evaluation: RunOutcome['evaluation'] = null;
+  const onPhase = (next: Phase, iteration: number, horizon: number): void => {
+    phase = next;
+    dispatch(runActor, {
+      kind: 'progress',
+      progress: { iteration, policyVersion: loopState.policyVersion, horizon },
+    });
+  };
+  const loopDone =
+    mode.kind === 'train'
+      ? runTtiLoop(
+          {
+            config,
+            log,
+            runId,
+            trainTasks,
+            testTasks,
+            labels,
+            queue,
+            train,
+            awaitInferenceVersion,
+            restarts: async () => (await workerSnapshots()).reduce((n, w) => n + w.restarts, 0),
+            onPhase,
+            saveState: (state) => {
+              loopState = state;
+              dispatch(runActor, {
+                kind: 'progress',
+                progress: {
+                  iteration: state.iteration,
+                  policyVersion: state.policyVersion,
+                  horizon: state.horizon,
+                },
+              });
+              saveState({
+                ...runView,
+                iteration: state.iteration,
+                policyVersion: state.policyVersion,
+                horizon: state.horizon,
+              });
+            },
+            appendMetrics: (row: MetricsRow) => appendFileSync(metricsFile, `${JSON.stringify(row)}\n`),
+            stopped: stopSignal,
+            event: publish,
+          },
+          loopState,
+        ).then((how) => {
+          if (how !== 'completed') return;
+          completed = true;
+          void requestStop(`completed ${loopState.iteration} of ${config.iterations} iterations`, false);
+        })
+      : runEvalOnly(
+          { queue, labels, onPhase, stopped: stopSignal, runId },
+          mode.limit === null
+            ? mode.split === 'train'
+              ? trainTasks
+              : testTasks
+            : (mode.split === 'train' ? trainTasks : testTasks).slice(0, mode.limit),
+          mode,
+        ).then((summary) => {
+          if (summary === null) return;
+          completed = true;
+          const { results: _results, ...rest } = summary;
+          evaluation = rest;
+          writeFileAtomic(path.join(runDir.root, 'eval.json'), `${JSON.stringify(summary, null, 2)}\n`);
+          void requestStop(`evaluated ${summary.episodes} episodes`, false);
+        });
+  loopDone.catch((error: Error) => {
+    log.error(`the run loop failed: ${error.stack ?? error.message}`);
+    void requestStop(`the run loop failed: ${error.message}`, true);
+  });
 
   return {
     info,

@@ -25,7 +25,9 @@ export type WorkerMsg =
   | { kind: 'fault'; fault: Fault; replyTo: Ref<string> }
   | { kind: 'shutdown'; deadlineMs: number }
   | { kind: 'kill' }
-  | { kind: 'snapshot'; replyTo: Ref<WorkerSnapshot> };
+  | { kind: 'snapshot'; replyTo: Ref<WorkerSnapshot> }
+  /** a command for the child (e.g. the learner's `train`); answers whether it went out */
+  | { kind: 'send'; message: object; replyTo: Ref<boolean> };
 
 /** What a worker actor needs from the supervisor around it. */
 export interface WorkerEnv {
@@ -41,6 +43,8 @@ export interface WorkerEnv {
   onGaveUp(spec: WorkerSpec, lastError: string): void;
   onReady(spec: WorkerSpec): void;
   onEvent(kind: string, message: string): void;
+  /** the child's process is gone (crash, kill, hang killed); the work it held must go elsewhere */
+  onExit?(spec: WorkerSpec): void;
 }
 
 interface State {
@@ -138,7 +142,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
     lastHeartbeatAt: null,
     lastError: null,
     stderrTail: [],
-    stats: { rejectedFrames: 0, busy: false, counters: {} },
+    stats: { rejectedFrames: 0, busy: false, counters: {}, labels: {} },
     shutdownDeadline: null,
   };
 
@@ -227,6 +231,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           const how = msg.signal !== null ? `killed by ${msg.signal}` : `exited with code ${msg.code}`;
           // Reap anything the child left in its group.
           killGroup(state.pid);
+          env.onExit?.(spec);
           if (state.state === 'stopping' || state.state === 'stopped') {
             env.log.info(`${spec.id}: ${how}`);
             return { ...state, child: null, pid: null, peer: null, state: 'stopped' };
@@ -263,6 +268,17 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
             lastError,
           };
         }
+
+        case 'send':
+          if (state.peer === null || state.state !== 'ready') {
+            dispatch(msg.replyTo, false);
+            return state;
+          }
+          env.sendControl(state.peer, msg.message).then(
+            () => dispatch(msg.replyTo, true),
+            () => dispatch(msg.replyTo, false),
+          );
+          return state;
 
         case 'fault':
           if (state.peer === null) {
@@ -304,6 +320,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
             lastError: state.lastError,
             rejectedFrames: state.stats.rejectedFrames,
             counters: state.stats.counters,
+            labels: state.stats.labels,
           });
           return state;
       }

@@ -9,7 +9,7 @@ import { startSupervisor } from '../../actors/supervisor/supervisor.js';
 import { configToYaml, loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
-import { cliEntry } from '../../paths.js';
+import { cliEntry, defaultConfigFile } from '../../paths.js';
 import { createRunToken, RunDir, readSupervisorInfo } from '../../run/run-dir.js';
 import { renderRun } from '../console-view.js';
 import { isAlive } from '../status-client.js';
@@ -20,6 +20,7 @@ export interface TrainArgs {
   detach: boolean;
   resume: boolean;
   set: string[];
+  presets: string[];
   logLevel: LogLevel | undefined;
   view: 'live' | 'log' | 'auto';
 }
@@ -38,11 +39,13 @@ function prepareRunDir(args: TrainArgs): { runDir: RunDir; config: Config; token
       `${runDir.root} already holds a run: pass --resume to continue it, or choose another --run-dir`,
     );
   }
-  // On resume the run's own resolved config is the base, unless a config file is given.
-  const configFile = args.config ?? (args.resume && existsSync(runDir.config) ? runDir.config : undefined);
-  if (configFile === undefined) throw new Error('--config FILE is required (or --resume a run directory)');
+  // On resume the run's own resolved config is the base, unless a config file is given; a new run
+  // without --config trains on the embedded default.
+  const resuming = args.resume && existsSync(runDir.config);
+  const configFile = args.config ?? (resuming ? runDir.config : defaultConfigFile);
   const overrides = args.logLevel ? [...args.set, `log_level=${args.logLevel}`] : args.set;
-  const config = loadConfig(configFile, overrides);
+  // A resumed run's config already has its presets applied.
+  const config = loadConfig(configFile, overrides, args.config === undefined && resuming ? [] : args.presets);
   runDir.create();
   writeFileSync(runDir.config, configToYaml(config));
   const token =
@@ -59,6 +62,7 @@ async function detach(args: TrainArgs): Promise<number> {
   if (args.config) childArgs.push('--config', args.config);
   if (args.resume) childArgs.push('--resume');
   for (const s of args.set) childArgs.push('--set', s);
+  for (const p of args.presets) childArgs.push('--preset', p);
   if (args.logLevel) childArgs.push('--log-level', args.logLevel);
   const out = openSync(`${runDir.logs}/supervisor.out`, 'a');
   const child = spawn(process.execPath, childArgs, { detached: true, stdio: ['ignore', out, out] });
@@ -140,6 +144,7 @@ export async function train(args: TrainArgs): Promise<number> {
     clearInterval(timer);
     logUpdate.done();
     process.stderr.write(`run ${outcome.state}: ${outcome.reason}\n`);
+    if (outcome.completed) process.stderr.write(`metrics: ${runDir.root}/metrics.jsonl\n`);
   }
   if (outcome.state === 'failed') log.error(`run failed: ${outcome.reason}`);
   else log.info(`run stopped: ${outcome.reason}`);

@@ -1,8 +1,14 @@
 import type { Action } from './types.js';
 
+/** The action part of a TTI reply ("Click [12]" from "Thought: …\nAction: Click [12]"), as history records it. */
+export function ttiActionText(reply: string): string {
+  const at = reply.lastIndexOf('Action:');
+  return (at === -1 ? reply : reply.slice(at + 'Action:'.length)).trim();
+}
+
 /**
  * TTI's replies: "Thought: … Action: <one of>" Click [n] · Type [n] [text] · Scroll [up|down] ·
- * Scroll [n] [up|down] · GoBack · Wait · ANSWER [text]. Missing "Thought:" or "Action:", or
+ * Scroll [n] [up|down] · GoBack · Wait · ANSWER [text] (and WebArena's Hover [n], an extension). Missing "Thought:" or "Action:", or
  * Click/Type without [digits], is invalid (a "none" action with the reason).
  */
 export function parseTtiReply(reply: string): Action {
@@ -40,6 +46,15 @@ export function parseTtiReply(reply: string): Action {
     return {
       type: 'none',
       error: `Format ERROR: Scroll needs [up|down] or [number] [up|down], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  // Not in TTI's prompt: WebArena's hover, for policies that emit it (tti's trainable policy).
+  if (/^Hover\b/.test(a)) {
+    m = /^Hover\s*\[(\d+)\]/.exec(a);
+    if (m) return { type: 'hover', elementId: m[1]! };
+    return {
+      type: 'none',
+      error: `Format ERROR: Hover needs an element number in brackets, got ${JSON.stringify(a.slice(0, 80))}`,
     };
   }
   if (/^GoBack\b/.test(a)) return { type: 'go_back' };

@@ -1,0 +1,134 @@
+// `tti-run eval`: one greedy pass of a policy over a task split, run by the same supervisor, env
+// and inference workers as training (no learner, no replay), then a summary by tier and template.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { startSupervisor } from '../../actors/supervisor/supervisor.js';
+import { ConfigError, configToYaml, loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
+import { CheckpointStore } from '../../model/checkpoint-store.js';
+import { defaultConfigFile } from '../../paths.js';
+import { createRunToken, RunDir, writeFileAtomic } from '../../run/run-dir.js';
+
+export interface EvalArgs {
+  checkpoint: string | undefined;
+  runDir: string | undefined;
+  untrained: boolean;
+  config: string | undefined;
+  split: 'train' | 'test';
+  horizon: number | undefined;
+  minTry: number | undefined;
+  limit: number | undefined;
+  json: boolean;
+  outDir: string | undefined;
+  set: string[];
+  logLevel: LogLevel | undefined;
+}
+
+/** The newest checkpoint of a run that passes its checksums. */
+function latestCheckpoint(runDir: string): { dir: string; version: number } {
+  const store = new CheckpointStore(path.join(runDir, 'checkpoints'), 1_000_000);
+  const loaded = store.loadLatest();
+  if (loaded === null) {
+    throw new ConfigError(
+      `no usable checkpoint in ${path.join(runDir, 'checkpoints')}: train first, or pass --untrained`,
+    );
+  }
+  const version = loaded.manifest.policyVersion;
+  return { dir: path.join(store.dir, `v${String(version).padStart(8, '0')}`), version };
+}
+
+export async function evaluate(args: EvalArgs): Promise<number> {
+  const sources = [args.checkpoint !== undefined, args.runDir !== undefined, args.untrained].filter(Boolean);
+  if (sources.length !== 1)
+    throw new ConfigError('give exactly one of --checkpoint PATH, --run-dir DIR or --untrained');
+
+  let checkpoint: string | null = null;
+  let policyVersion = 0;
+  if (args.checkpoint !== undefined) {
+    if (!existsSync(args.checkpoint)) throw new ConfigError(`--checkpoint ${args.checkpoint} does not exist`);
+    checkpoint = path.resolve(args.checkpoint);
+  } else if (args.runDir !== undefined) {
+    const latest = latestCheckpoint(args.runDir);
+    checkpoint = latest.dir;
+    policyVersion = latest.version;
+  }
+  const runConfig = args.runDir !== undefined ? new RunDir(args.runDir).config : undefined;
+  const configFile =
+    args.config ?? (runConfig !== undefined && existsSync(runConfig) ? runConfig : defaultConfigFile);
+  const base = loadConfig(configFile, [
+    ...args.set,
+    ...(args.logLevel ? [`log_level=${args.logLevel}`] : []),
+  ]);
+  const config: Config = {
+    ...base,
+    model: { ...base.model, checkpoint },
+    workers: {
+      ...base.workers,
+      replay: 0,
+      learner: 0,
+      inference: Math.max(1, base.workers.inference),
+      fault: 0,
+    },
+  };
+  const horizon = args.horizon ?? config.eval_horizon;
+  const minTry = args.minTry ?? config.eval_min_try;
+
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const outDir = path.resolve(
+    args.outDir ??
+      (args.runDir !== undefined
+        ? path.join(args.runDir, 'evals', stamp)
+        : path.join('runs', 'evals', `${args.untrained ? 'untrained' : 'checkpoint'}-${stamp}`)),
+  );
+  mkdirSync(outDir, { recursive: true });
+  const runDir = new RunDir(outDir);
+  runDir.create();
+  writeFileAtomic(runDir.config, configToYaml(config));
+  const token = createRunToken(runDir);
+  const log = createLogger({
+    name: 'supervisor',
+    level: config.log_level,
+    runDir: runDir.root,
+    consoleLevel: args.json ? 'warn' : 'info',
+  });
+  const supervisor = await startSupervisor({
+    config,
+    runDir,
+    token,
+    resume: false,
+    log,
+    mode: { kind: 'eval', split: args.split, horizon, minTry, limit: args.limit ?? null },
+  });
+  process.on('SIGINT', () => void supervisor.stop('SIGINT received'));
+  process.on('SIGTERM', () => void supervisor.stop('SIGTERM received'));
+  const outcome = await supervisor.done;
+  await flushLogger(log);
+  if (!outcome.completed || outcome.evaluation === null) {
+    process.stderr.write(`tti-run eval: the eval did not finish: ${outcome.reason}\n`);
+    return outcome.state === 'failed' ? 3 : 1;
+  }
+  const report = {
+    ...outcome.evaluation,
+    split: args.split,
+    horizon,
+    minTry,
+    policy: args.untrained ? 'untrained' : checkpoint,
+    policyVersion,
+    runDir: runDir.root,
+  };
+  if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else {
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    const lines = [
+      `eval of ${report.policy} on ${report.episodes} ${args.split} tasks (horizon ${horizon}, min_try ${minTry}):`,
+      `  success ${pct(report.success)} (${report.successes}/${report.episodes}), mean steps ${report.meanSteps.toFixed(1)}`,
+      ...Object.entries(report.byTier).map(
+        ([tier, r]) => `  tier ${tier}: ${pct(r.success)} (${r.successes}/${r.episodes})`,
+      ),
+      `  by template: ${runDir.root}/eval.json`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,114 @@
+// One TTI iteration end to end, with every role a real process: the env worker collects episodes
+// from MiniArena, replay keeps successes, the learner trains on them (filtered BC), writes a
+// checkpoint and publishes weights, inference swaps them in, the eval runs, and metrics.jsonl gets
+// its row. A successful trajectory is put in replay's log before the start, so that the learner
+// has something to learn from whatever the untrained policy manages in a few episodes.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { StatusSnapshot, Trajectory } from '../../src/actors/protocol.js';
+import { buildCandidates, type PolicyInput } from '../../src/model/index.js';
+import { ReplayLog } from '../../src/replay/replay-log.js';
+import { RunFixture } from '../helpers/run-fixture.js';
+
+function seededSuccess(): Trajectory {
+  const input: PolicyInput = {
+    intent: 'What is the price of the Blue Mug?',
+    url: 'http://127.0.0.1/shop/product/blue-mug',
+    nodes: {
+      ids: [1, 2, 3, 4],
+      roles: ['RootWebArea', 'heading', 'StaticText', 'link'],
+      names: ['Blue Mug', 'Blue Mug', '$12.50', 'Add to Cart'],
+      depths: [0, 1, 1, 1],
+      inViewport: [1, 1, 1, 1],
+    },
+    history: [],
+    step: 0,
+    horizon: 10,
+    note: null,
+  };
+  const answer = buildCandidates(input).find((c) => c.kind === 'answer' && c.text.includes('12.50'));
+  assert.ok(answer, 'the policy offers the price as an answer');
+  return {
+    type: 'trajectory',
+    episodeId: 'seeded-1',
+    taskId: 'seeded',
+    site: 'shopping',
+    intent: input.intent,
+    horizon: 10,
+    iteration: 0,
+    reward: 1,
+    answer: '$12.50',
+    steps: [
+      {
+        observation: "[1] RootWebArea 'Blue Mug'",
+        url: input.url,
+        nodes: input.nodes,
+        note: null,
+        reply: `Thought: the price is on the page.\nAction: ${answer.action}`,
+        action: 'stop [$12.50]',
+        policyVersion: 0,
+      },
+    ],
+  };
+}
+
+test('an iteration collects, trains on kept trajectories, publishes weights that inference swaps in, and evals', async (t) => {
+  const run = RunFixture.create();
+  t.after(() => run.cleanup());
+  const { log } = ReplayLog.open(path.join(run.runDir, 'replay'), 1000);
+  log.append(seededSuccess());
+  log.close();
+
+  await run.startForeground(
+    [
+      'iterations=1',
+      'rollout_size=3',
+      'horizon_schedule=[4]',
+      'eval_tasks=2',
+      'eval_horizon=4',
+      'env.record_episodes=false',
+    ],
+    false,
+  );
+  const code = await run.foregroundExit(240000);
+  assert.equal(code, 0, `train exited with ${code}:\n${run.foregroundOutput.slice(-3000)}`);
+
+  const rows = readFileSync(path.join(run.runDir, 'metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(rows.length, 1);
+  const row = rows[0] as {
+    iteration: number;
+    policyVersion: number;
+    train: { episodes: number };
+    eval: { episodes: number; byTier: object; byTemplate: object } | null;
+    learner: { trajectories: number; samples: number; loss: number | null } | null;
+    replay: { seen: number };
+  };
+  assert.equal(row.iteration, 1);
+  assert.equal(row.train.episodes, 3);
+  assert.equal(row.replay.seen, 3);
+  assert.ok(row.learner !== null && row.learner.trajectories >= 1, 'the learner sampled the kept trajectory');
+  assert.ok(row.learner.samples >= 1 && row.learner.loss !== null, 'and trained on its steps');
+  assert.equal(row.policyVersion, 1, 'weights v1 were published');
+  assert.equal(row.eval?.episodes, 2);
+  assert.ok(
+    row.eval && Object.keys(row.eval.byTier).length > 0 && Object.keys(row.eval.byTemplate).length > 0,
+  );
+
+  // The checkpoint is on disk, and the eval episodes were acted on by the swapped-in v1.
+  assert.ok(existsSync(path.join(run.runDir, 'checkpoints', 'v00000001', 'manifest.json')));
+  const state = JSON.parse(readFileSync(path.join(run.runDir, 'state.json'), 'utf8')) as StatusSnapshot & {
+    totals: { seen: number };
+  };
+  assert.equal(state.iteration, 1);
+  assert.equal(state.policyVersion, 1);
+  const inferenceLog = readdirSync(path.join(run.runDir, 'logs')).find((f) => f.startsWith('inference-0'));
+  assert.ok(inferenceLog);
+  const lines = readFileSync(path.join(run.runDir, 'logs', inferenceLog), 'utf8');
+  assert.match(lines, /weights v1 swapped in/);
+  assert.match(lines, /tfjs backend|backend/i);
+});
