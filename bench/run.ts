@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../src/paths.js';
 import { envBench } from './env.bench.js';
+import { inferenceBench } from './inference.bench.js';
 import { miniarenaBench } from './miniarena.bench.js';
 import { transportBench } from './transport.bench.js';
 
@@ -45,5 +46,12 @@ writeFileSync(path.join(resultsDir, 'miniarena.json'), `${JSON.stringify({ machi
 process.stdout.write(
   `miniarena: reset p50 ${arena.reset.p50Ms} ms p95 ${arena.reset.p95Ms} ms; ` +
     `server time per page p50 ${arena.pageServerTime.p50Ms} ms p95 ${arena.pageServerTime.p95Ms} ms\n`,
+);
+const inference = await inferenceBench();
+writeFileSync(path.join(resultsDir, 'inference.json'), `${JSON.stringify({ machine, ...inference }, null, 2)}\n`);
+process.stdout.write(
+  `inference (${inference.concurrentEnvs} concurrent envs, ${inference.backend}): batched ` +
+    `${inference.batched.median.toFixed(1)} actions/s  unbatched ${inference.unbatched.median.toFixed(1)} actions/s  ` +
+    `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×)\n`,
 );
 process.exit(0);

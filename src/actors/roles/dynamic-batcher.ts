@@ -71,6 +71,9 @@ export class DynamicBatcher<T> {
       } catch (error) {
         this.onError(error as Error);
       }
+      // Let timers run between batches: under a steady stream of requests the loop would otherwise
+      // go from batch to batch on microtasks alone, and the worker's heartbeats would starve.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
