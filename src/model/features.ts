@@ -148,6 +148,7 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     [...input.intent.matchAll(/"([^"]+)"|“([^”]+)”/g)].map((m) => clean(m[1] ?? m[2] ?? '')),
   );
 
+  // Per node and per row, computed at most once per observation (many candidates share them).
   const nodeTokens = new Map<number, string[]>();
   const tokensOfNode = (i: number): string[] => {
     let t = nodeTokens.get(i);
@@ -157,18 +158,51 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     }
     return t;
   };
+  const nodePhrase = new Map<number, number>();
+  const hasPhrase = (i: number): number => {
+    let v = nodePhrase.get(i);
+    if (v === undefined) {
+      const nm = (nodes.names[i] ?? '').toLowerCase();
+      v = nm && phrasesLower.some((p) => p.length > 2 && nm.includes(p)) ? 1 : 0;
+      nodePhrase.set(i, v);
+    }
+    return v;
+  };
   const rowTokens = new Map<number, string[]>();
+  const rowPhrases = new Map<number, number>();
+  const rangeOf = (i: number): [number, number, number] => {
+    const r = tree.row[i]!;
+    return r >= 0 ? [r, r, r + tree.size[r]!] : [-2 - i, Math.max(0, i - 2), Math.min(tree.n, i + 3)];
+  };
   const contextOf = (i: number): string[] => {
-    const r = i >= 0 ? tree.row[i]! : -1;
     if (i < 0) return [];
-    const key = r >= 0 ? r : -2 - i;
+    const [key, from, to] = rangeOf(i);
     let t = rowTokens.get(key);
     if (!t) {
       const acc: string[] = [];
-      const [from, to] = r >= 0 ? [r, r + tree.size[r]!] : [Math.max(0, i - 2), Math.min(tree.n, i + 3)];
       for (let j = from; j < to && acc.length < 48; j++) acc.push(...tokensOfNode(j));
       t = acc;
       rowTokens.set(key, t);
+    }
+    return t;
+  };
+  const rowHasPhrase = (i: number): number => {
+    if (i < 0 || tree.row[i]! < 0) return 0;
+    const [key, from, to] = rangeOf(i);
+    let v = rowPhrases.get(key);
+    if (v === undefined) {
+      v = 0;
+      for (let j = from; j < to && v === 0; j++) v = hasPhrase(j);
+      rowPhrases.set(key, v);
+    }
+    return v;
+  };
+  const textTokens = new Map<string, { content: string[]; all: string[] }>();
+  const tokensOfText = (text: string) => {
+    let t = textTokens.get(text);
+    if (!t) {
+      t = { content: contentTokens(text), all: tokens(text) };
+      textTokens.set(text, t);
     }
     return t;
   };
@@ -209,8 +243,8 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
 
     const text = c.text;
     const textLower = text.toLowerCase();
-    const textTokens = contentTokens(text);
-    const ov = overlap(textTokens, intentSet);
+    const tt = tokensOfText(text);
+    const ov = overlap(tt.content, intentSet);
     set1(Math.log1p(ov.count) / 2);
     set1(ov.ofCandidate);
     set1(ov.ofIntent);
@@ -234,17 +268,7 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     const cov = overlap(context, intentSet);
     set1(Math.log1p(cov.count) / 2);
     set1(cov.ofIntent);
-    let rowPhrase = 0;
-    if (c.node >= 0 && c.kind !== 'type') {
-      const r = tree.row[c.node]!;
-      if (r >= 0) {
-        for (let j = r; j < r + tree.size[r]! && rowPhrase === 0; j++) {
-          const nm = (nodes.names[j] ?? '').toLowerCase();
-          if (nm && phrasesLower.some((p) => p.length > 2 && nm.includes(p))) rowPhrase = 1;
-        }
-      }
-    }
-    set1(rowPhrase);
+    set1(c.kind !== 'type' ? rowHasPhrase(c.node) : 0);
 
     // typing
     const isType = c.kind === 'type';
@@ -278,10 +302,10 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     for (const s of shape) set1(s);
     for (const q of question) set1(c.kind === 'answer' ? q : 0);
     for (const s of shape) for (const q of question) set1(s * q);
-    set1(c.kind === 'answer' ? Math.log1p(tokens(text).length) / 4 : 0);
+    set1(c.kind === 'answer' ? Math.log1p(tt.all.length) / 4 : 0);
 
     // token bags
-    const candBag = [`k:${c.kind}`, `r:${role}`, `s:${c.source}`, ...tokens(text)];
+    const candBag = [`k:${c.kind}`, `r:${role}`, `s:${c.source}`, ...tt.all];
     fillBag(candBag, buckets, candTok, candW, k * BAG.candidate, BAG.candidate);
     fillBag(context, buckets, ctxTok, ctxW, k * BAG.context, BAG.context);
   });

@@ -10,7 +10,7 @@ import type { ActOptions, PolicyDecision, PolicyInput, TensorFrames } from './ty
 export interface PolicyOptions {
   /** Hash buckets of the token embedding table. */
   buckets: number;
-  /** Embedding width. */
+  /** Embedding width; 0 scores from the dense features alone (an ablation). */
   embedDim: number;
   /** Hidden layer widths of the scorer. */
   hidden: number[];
@@ -54,24 +54,32 @@ function normals(n: number, scale: number, random: () => number): Float32Array {
   return out;
 }
 
-/** A batch packed into tensors for one forward pass. */
+/**
+ * A batch packed for one forward pass. The token bags stay in JavaScript: tfjs's wasm gather
+ * costs several µs per index (≈200 ms for a batch of 16 observations' 77k bag slots), so the
+ * bags are pooled in JavaScript from a copy of the embedding table, enter the graph as [N × d]
+ * inputs, and their gradients are scattered back into the table in JavaScript (see trainer.ts).
+ */
 export interface PackedBatch {
+  /** [N × DENSE_SIZE] */
   dense: tf.Tensor2D;
-  candTok: tf.Tensor1D;
-  candW: tf.Tensor3D;
-  ctxTok: tf.Tensor1D;
-  ctxW: tf.Tensor3D;
-  intentTok: tf.Tensor1D;
-  intentW: tf.Tensor3D;
-  stateTok: tf.Tensor1D;
-  stateW: tf.Tensor3D;
-  /** observation index of each candidate */
-  owner: tf.Tensor1D;
+  /** [N] kind log-prior */
   prior: tf.Tensor1D;
-  /** [B × maxCandidates] index into [logits…, padding], padding pointing at the extra slot */
-  padIndex: tf.Tensor1D;
+  candTok: Int32Array;
+  candW: Float32Array;
+  ctxTok: Int32Array;
+  ctxW: Float32Array;
+  intentTok: Int32Array;
+  intentW: Float32Array;
+  stateTok: Int32Array;
+  stateW: Float32Array;
+  /** observation index of each candidate */
+  owner: Int32Array;
+  /** candidates per observation */
   sizes: number[];
-  maxCandidates: number;
+  /** first candidate of each observation */
+  offsets: number[];
+  total: number;
 }
 
 function concatF32(parts: Float32Array[]): Float32Array {
@@ -93,55 +101,95 @@ function concatI32(parts: Int32Array[]): Int32Array {
   return out;
 }
 
-/** Packs featurized observations; the caller disposes the tensors (or runs inside tf.tidy). */
+/** Packs featurized observations; the caller disposes the tensors with disposePacked. */
 export function pack(features: ObservationFeatures[]): PackedBatch {
   const sizes = features.map((f) => f.candidates.length);
   const N = sizes.reduce((s, n) => s + n, 0);
-  const B = features.length;
-  const maxCandidates = Math.max(1, ...sizes);
   const owner = new Int32Array(N);
-  const padIndex = new Int32Array(B * maxCandidates).fill(N);
+  const offsets: number[] = [];
   let o = 0;
   sizes.forEach((n, b) => {
-    for (let j = 0; j < n; j++) {
-      owner[o + j] = b;
-      padIndex[b * maxCandidates + j] = o + j;
-    }
+    offsets.push(o);
+    owner.fill(b, o, o + n);
     o += n;
   });
   return {
     dense: tf.tensor2d(concatF32(features.map((f) => f.dense)), [N, DENSE_SIZE]),
-    candTok: tf.tensor1d(concatI32(features.map((f) => f.candTok)), 'int32'),
-    candW: tf.tensor3d(concatF32(features.map((f) => f.candW)), [N, BAG.candidate, 1]),
-    ctxTok: tf.tensor1d(concatI32(features.map((f) => f.ctxTok)), 'int32'),
-    ctxW: tf.tensor3d(concatF32(features.map((f) => f.ctxW)), [N, BAG.context, 1]),
-    intentTok: tf.tensor1d(concatI32(features.map((f) => f.intentTok)), 'int32'),
-    intentW: tf.tensor3d(concatF32(features.map((f) => f.intentW)), [B, BAG.intent, 1]),
-    stateTok: tf.tensor1d(concatI32(features.map((f) => f.stateTok)), 'int32'),
-    stateW: tf.tensor3d(concatF32(features.map((f) => f.stateW)), [B, BAG.state, 1]),
-    owner: tf.tensor1d(owner, 'int32'),
     prior: tf.tensor1d(concatF32(features.map((f) => f.prior))),
-    padIndex: tf.tensor1d(padIndex, 'int32'),
+    candTok: concatI32(features.map((f) => f.candTok)),
+    candW: concatF32(features.map((f) => f.candW)),
+    ctxTok: concatI32(features.map((f) => f.ctxTok)),
+    ctxW: concatF32(features.map((f) => f.ctxW)),
+    intentTok: concatI32(features.map((f) => f.intentTok)),
+    intentW: concatF32(features.map((f) => f.intentW)),
+    stateTok: concatI32(features.map((f) => f.stateTok)),
+    stateW: concatF32(features.map((f) => f.stateW)),
+    owner,
     sizes,
-    maxCandidates,
+    offsets,
+    total: N,
   };
 }
 
 export function disposePacked(p: PackedBatch): void {
-  tf.dispose([
-    p.dense,
-    p.candTok,
-    p.candW,
-    p.ctxTok,
-    p.ctxW,
-    p.intentTok,
-    p.intentW,
-    p.stateTok,
-    p.stateW,
-    p.owner,
-    p.prior,
-    p.padIndex,
-  ]);
+  tf.dispose([p.dense, p.prior]);
+}
+
+/** The four pooled bags, one row per candidate: candidate, context, task, page (URL + last action). */
+export interface Bags {
+  candidate: Float32Array;
+  context: Float32Array;
+  intent: Float32Array;
+  state: Float32Array;
+}
+
+/** Weighted sums of embedding rows, in JavaScript. `rowOf` maps an output row to its bag row. */
+function pool(
+  E: Float32Array,
+  d: number,
+  tok: Int32Array,
+  w: Float32Array,
+  slots: number,
+  rows: number,
+  rowOf: (r: number) => number,
+): Float32Array {
+  const out = new Float32Array(rows * d);
+  for (let r = 0; r < rows; r++) {
+    const b = rowOf(r);
+    const o = r * d;
+    for (let j = 0; j < slots; j++) {
+      const weight = w[b * slots + j]!;
+      if (weight === 0) continue;
+      const e = tok[b * slots + j]! * d;
+      for (let k = 0; k < d; k++) out[o + k]! += weight * E[e + k]!;
+    }
+  }
+  return out;
+}
+
+/** Gradient of pooled rows back into the table: gE[token] += weight · g[row]. */
+function unpool(
+  gE: Float32Array,
+  d: number,
+  tok: Int32Array,
+  w: Float32Array,
+  slots: number,
+  g: Float32Array,
+  bagRows: number,
+  rowsOfBag: (b: number) => [number, number],
+): void {
+  const sum = new Float32Array(d);
+  for (let b = 0; b < bagRows; b++) {
+    const [from, to] = rowsOfBag(b);
+    sum.fill(0);
+    for (let r = from; r < to; r++) for (let k = 0; k < d; k++) sum[k]! += g[r * d + k]!;
+    for (let j = 0; j < slots; j++) {
+      const weight = w[b * slots + j]!;
+      if (weight === 0) continue;
+      const e = tok[b * slots + j]! * d;
+      for (let k = 0; k < d; k++) gE[e + k]! += weight * sum[k]!;
+    }
+  }
 }
 
 export class TfjsPolicy {
@@ -162,7 +210,7 @@ export class TfjsPolicy {
   /** The variables' names and shapes for these options. */
   static shapes(o: PolicyOptions): Map<string, number[]> {
     const shapes = new Map<string, number[]>();
-    shapes.set('embedding', [o.buckets, o.embedDim]);
+    if (o.embedDim > 0) shapes.set('embedding', [o.buckets, o.embedDim]);
     let width = inputWidth(o);
     o.hidden.forEach((h, i) => {
       shapes.set(`dense${i}/kernel`, [width, h]);
@@ -182,7 +230,7 @@ export class TfjsPolicy {
       ...rest,
       hidden: [...(rest.hidden ?? DEFAULT_POLICY_OPTIONS.hidden)],
     };
-    if (o.buckets < 1 || o.embedDim < 1 || o.hidden.some((h) => h < 1))
+    if (o.buckets < 1 || o.embedDim < 0 || o.hidden.some((h) => h < 1))
       throw new RangeError(`bad policy options ${JSON.stringify(o)}`);
     const random = seededRandom(seed);
     const values = new Map<string, { shape: number[]; data: Float32Array }>();
@@ -216,20 +264,42 @@ export class TfjsPolicy {
     return batch.map((input) => featurize(input, buildCandidateSet(input), this.options.buckets));
   }
 
-  /** Candidate logits (score + kind prior), [total candidates]; differentiable. */
-  logits(p: PackedBatch): tf.Tensor1D {
-    const E = this.get('embedding');
+  /** The bags of a packed batch pooled from the current embedding table (null without embeddings). */
+  bags(p: PackedBatch): Bags | null {
     const d = this.options.embedDim;
-    const bag = (tok: tf.Tensor1D, w: tf.Tensor3D): tf.Tensor2D => {
-      const [rows, slots] = [w.shape[0], w.shape[1]];
-      const looked = tf.reshape(tf.gather(E, tok), [rows, slots, d]);
-      return tf.sum(tf.mul(looked, w), 1) as tf.Tensor2D;
+    if (d === 0) return null;
+    const E = this.get('embedding').dataSync() as Float32Array;
+    const own = (r: number) => p.owner[r]!;
+    const self = (r: number) => r;
+    return {
+      candidate: pool(E, d, p.candTok, p.candW, BAG.candidate, p.total, self),
+      context: pool(E, d, p.ctxTok, p.ctxW, BAG.context, p.total, self),
+      intent: pool(E, d, p.intentTok, p.intentW, BAG.intent, p.total, own),
+      state: pool(E, d, p.stateTok, p.stateW, BAG.state, p.total, own),
     };
-    const eC = bag(p.candTok, p.candW);
-    const eX = bag(p.ctxTok, p.ctxW);
-    const eI = tf.gather(bag(p.intentTok, p.intentW), p.owner);
-    const eS = tf.gather(bag(p.stateTok, p.stateW), p.owner);
-    let h: tf.Tensor2D = tf.concat([p.dense, eC, tf.mul(eC, eI), tf.mul(eX, eI), tf.mul(eC, eS), eI, eS], 1);
+  }
+
+  /** The embedding table's gradient from the gradients of the pooled bags. */
+  bagGradient(p: PackedBatch, g: Bags): Float32Array {
+    const d = this.options.embedDim;
+    const gE = new Float32Array(this.options.buckets * d);
+    const one = (b: number): [number, number] => [b, b + 1];
+    const obs = (b: number): [number, number] => [p.offsets[b]!, p.offsets[b]! + p.sizes[b]!];
+    unpool(gE, d, p.candTok, p.candW, BAG.candidate, g.candidate, p.total, one);
+    unpool(gE, d, p.ctxTok, p.ctxW, BAG.context, g.context, p.total, one);
+    unpool(gE, d, p.intentTok, p.intentW, BAG.intent, g.intent, p.sizes.length, obs);
+    unpool(gE, d, p.stateTok, p.stateW, BAG.state, g.state, p.sizes.length, obs);
+    return gE;
+  }
+
+  /** Candidate logits (score + kind prior), [N], from the pooled bags as [N × d] tensors; differentiable. */
+  logitsFrom(p: PackedBatch, bags: Record<keyof Bags, tf.Tensor2D> | null): tf.Tensor1D {
+    let h: tf.Tensor2D = p.dense;
+    if (bags) {
+      const { candidate: eC, context: eX, intent: eI, state: eS } = bags;
+      // Elementwise products let a linear layer see task × candidate (and page × candidate) pairs.
+      h = tf.concat([p.dense, eC, tf.mul(eC, eI), tf.mul(eX, eI), tf.mul(eC, eS), eI, eS], 1);
+    }
     this.options.hidden.forEach((_, i) => {
       h = tf.relu(tf.add(tf.matMul(h, this.get(`dense${i}/kernel`)), this.get(`dense${i}/bias`)));
     });
@@ -237,11 +307,21 @@ export class TfjsPolicy {
     return tf.add(score, p.prior) as tf.Tensor1D;
   }
 
-  /** Log-probabilities over each observation's candidates, [B × maxCandidates], padding ≈ -1e9. */
-  logProbs(p: PackedBatch): tf.Tensor2D {
-    const logits = this.logits(p);
-    const padded = tf.gather(tf.concat([logits, tf.tensor1d([-1e9])], 0), p.padIndex);
-    return tf.logSoftmax(tf.reshape(padded, [p.sizes.length, p.maxCandidates])) as tf.Tensor2D;
+  /** Candidate logits for a packed batch: one forward pass. */
+  logits(p: PackedBatch): tf.Tensor1D {
+    const bags = this.bags(p);
+    const d = this.options.embedDim;
+    return tf.tidy(() => {
+      const t = bags
+        ? {
+            candidate: tf.tensor2d(bags.candidate, [p.total, d]),
+            context: tf.tensor2d(bags.context, [p.total, d]),
+            intent: tf.tensor2d(bags.intent, [p.total, d]),
+            state: tf.tensor2d(bags.state, [p.total, d]),
+          }
+        : null;
+      return this.logitsFrom(p, t);
+    });
   }
 
   /** Scores a batch in one forward pass: the logits of each observation's candidates. */
@@ -251,7 +331,9 @@ export class TfjsPolicy {
     const packed = pack(features);
     let flat: Float32Array;
     try {
-      flat = tf.tidy(() => this.logits(packed)).dataSync() as Float32Array;
+      const t = this.logits(packed);
+      flat = t.dataSync() as Float32Array;
+      t.dispose();
     } finally {
       disposePacked(packed);
     }

@@ -97,6 +97,22 @@ export function registerGradients(): void {
     },
   });
   register({
+    kernelName: tf.Exp,
+    outputsToSave: [true],
+    gradFunc: (dy, saved) => {
+      const [y] = saved as [T];
+      return { x: () => tf.mul(single(dy), y) };
+    },
+  });
+  register({
+    kernelName: tf.Log,
+    inputsToSave: ['x'],
+    gradFunc: (dy, saved) => {
+      const [x] = saved as [T];
+      return { x: () => tf.div(single(dy), x) };
+    },
+  });
+  register({
     kernelName: tf.Sum,
     inputsToSave: ['x'],
     gradFunc: (dy, saved, attrs) => {

@@ -5,7 +5,7 @@
 // (checkpoints, the learner's restart), and tfjs's optimizer only offers async getWeights.
 import { actionOfReply, buildCandidateSet } from './candidates.js';
 import { featurize, type ObservationFeatures } from './features.js';
-import { disposePacked, pack, type TfjsPolicy } from './policy.js';
+import { disposePacked, type PackedBatch, pack, type TfjsPolicy } from './policy.js';
 import { tf } from './tf.js';
 import type { PolicyInput, TensorFrames, TrainingStep, TrajectoryForTraining } from './types.js';
 
@@ -139,46 +139,93 @@ export class BcTrainer {
   evaluate(features: ObservationFeatures[], targets: number[]): number {
     const packed = pack(features);
     try {
-      return tf.tidy(() => this.lossOf(packed, targets)).dataSync()[0]!;
+      const logits = this.policy.logits(packed);
+      const loss = tf.tidy(() => this.lossOf(packed, targets, logits));
+      const value = loss.dataSync()[0]!;
+      tf.dispose([logits, loss]);
+      return value;
     } finally {
       disposePacked(packed);
     }
   }
 
-  private lossOf(packed: ReturnType<typeof pack>, targets: number[]): tf.Scalar {
+  /**
+   * Mean cross-entropy of the targets: per observation, logsumexp over its candidates minus the
+   * target's logit. Observations are contiguous runs of candidates, so the per-observation sums
+   * are one matMul with a [B × N] segment matrix (no gather, which is slow on wasm); each run is
+   * shifted by its own max (a constant) for stability.
+   */
+  private lossOf(packed: PackedBatch, targets: number[], logits: tf.Tensor1D): tf.Scalar {
     const B = targets.length;
-    const onehot = new Float32Array(B * packed.maxCandidates);
-    targets.forEach((t, b) => {
-      onehot[b * packed.maxCandidates + t] = 1;
+    const N = packed.total;
+    const values = logits.dataSync();
+    const shift = new Float32Array(N);
+    const maxes = new Float32Array(B);
+    const segments = new Float32Array(B * N);
+    const chosen = new Float32Array(N);
+    packed.sizes.forEach((n, b) => {
+      const from = packed.offsets[b]!;
+      let m = -Infinity;
+      for (let r = from; r < from + n; r++) m = Math.max(m, values[r]!);
+      maxes[b] = m;
+      shift.fill(m, from, from + n);
+      segments.fill(1, b * N + from, b * N + from + n);
+      chosen[from + targets[b]!] = 1;
     });
-    const logp = this.policy.logProbs(packed);
-    return tf.mul(
-      tf.neg(tf.sum(tf.mul(logp, tf.tensor2d(onehot, [B, packed.maxCandidates])))),
-      tf.scalar(1 / B),
-    );
+    const e = tf.exp(tf.sub(logits, tf.tensor1d(shift)));
+    const sums = tf.matMul(tf.tensor2d(segments, [B, N]), tf.reshape(e, [N, 1]));
+    const lse = tf.add(tf.log(tf.reshape(sums, [B])), tf.tensor1d(maxes));
+    const picked = tf.sum(tf.mul(logits, tf.tensor1d(chosen)));
+    return tf.mul(tf.sub(tf.sum(lse), picked), tf.scalar(1 / B));
   }
 
   /** One Adam step on a batch; returns the loss and the gradient's global norm before clipping. */
   private update(features: ObservationFeatures[], targets: number[]): { loss: number; norm: number } {
     const packed = pack(features);
+    const policy = this.policy;
+    const d = policy.options.embedDim;
+    const bags = policy.bags(packed);
+    // The pooled bags enter the graph as variables so variableGrads returns their gradients too.
+    const bagVars = bags
+      ? {
+          candidate: tf.variable(tf.tensor2d(bags.candidate, [packed.total, d]), true),
+          context: tf.variable(tf.tensor2d(bags.context, [packed.total, d]), true),
+          intent: tf.variable(tf.tensor2d(bags.intent, [packed.total, d]), true),
+          state: tf.variable(tf.tensor2d(bags.state, [packed.total, d]), true),
+        }
+      : null;
     try {
-      const vars = [...this.policy.variables.values()];
-      const names = [...this.policy.variables.keys()];
-      const result = tf.tidy(() => {
-        const { value, grads } = tf.variableGrads(() => this.lossOf(packed, targets), vars);
+      const weights = [...policy.variables].filter(([name]) => name !== 'embedding');
+      const trainable = [...weights.map(([, v]) => v), ...(bagVars ? Object.values(bagVars) : [])];
+      return tf.tidy(() => {
+        const { value, grads } = tf.variableGrads(
+          () => this.lossOf(packed, targets, policy.logitsFrom(packed, bagVars)),
+          trainable,
+        );
         // variableGrads keys gradients by tfjs's own (unique, generated) variable names.
-        const gradOf = (name: string) => grads[this.policy.variables.get(name)!.name]!;
-        const sq = tf.addN(names.map((n) => tf.sum(tf.square(gradOf(n)))));
-        const norm = tf.sqrt(sq);
-        const normValue = norm.dataSync()[0]!;
+        const gradients = new Map<string, tf.Tensor>();
+        for (const [name, v] of weights) gradients.set(name, grads[v.name]!);
+        if (bagVars) {
+          const g = (v: tf.Variable) => grads[v.name]!.dataSync() as Float32Array;
+          const gE = policy.bagGradient(packed, {
+            candidate: g(bagVars.candidate),
+            context: g(bagVars.context),
+            intent: g(bagVars.intent),
+            state: g(bagVars.state),
+          });
+          gradients.set('embedding', tf.tensor2d(gE, [policy.options.buckets, d]));
+        }
+        const norm = Math.sqrt(
+          [...gradients.values()].reduce((sum, g) => sum + tf.sum(tf.square(g)).dataSync()[0]!, 0),
+        );
         const clip = this.options.clipNorm;
-        const scale = clip > 0 && normValue > clip ? clip / normValue : 1;
+        const scale = clip > 0 && norm > clip ? clip / norm : 1;
         this.t += 1;
         const { beta1, beta2, epsilon, learningRate } = this.options;
         const c1 = 1 - beta1 ** this.t;
         const c2 = 1 - beta2 ** this.t;
-        for (const name of names) {
-          const g = scale === 1 ? gradOf(name) : tf.mul(gradOf(name), tf.scalar(scale));
+        for (const [name, raw] of gradients) {
+          const g = scale === 1 ? raw : tf.mul(raw, tf.scalar(scale));
           const m = this.m.get(name)!;
           const v = this.v.get(name)!;
           m.assign(tf.add(tf.mul(m, tf.scalar(beta1)), tf.mul(g, tf.scalar(1 - beta1))));
@@ -187,13 +234,13 @@ export class BcTrainer {
             tf.mul(m, tf.scalar(learningRate / c1)),
             tf.add(tf.sqrt(tf.mul(v, tf.scalar(1 / c2))), tf.scalar(epsilon)),
           );
-          const p = this.policy.variables.get(name)!;
+          const p = policy.variables.get(name)!;
           p.assign(tf.sub(p, step));
         }
-        return { loss: value.dataSync()[0]!, norm: normValue };
+        return { loss: value.dataSync()[0]!, norm };
       });
-      return result;
     } finally {
+      if (bagVars) tf.dispose(Object.values(bagVars));
       disposePacked(packed);
     }
   }

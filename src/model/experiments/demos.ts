@@ -1,0 +1,233 @@
+// Oracle demonstrations as the policy sees them: each step of MiniArena's oracle recorded as the
+// PolicyInput the env worker would send (node columns, URL, note, history) and the oracle's action
+// in the policy's canonical form. They measure the candidate set's coverage (is the oracle's
+// action a candidate?) and give a supervised proxy for the TTI loop: train BC on train-split demos,
+// score greedy step accuracy on test-split demos of seen and held-out templates.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Action, BrowserEnv, Observation } from '../../envs/index.js';
+import { VIEWPORT } from '../../envs/index.js';
+import {
+  closeSlots,
+  Driver,
+  ORACLE_ENV,
+  ORACLE_HORIZON,
+  openSlots,
+  readSplit,
+  SOLVERS,
+  selectTasks,
+} from '../../envs/miniarena/oracle/index.js';
+import { runOnSlots } from '../../envs/miniarena/oracle/pool.js';
+import type { MiniArenaTask } from '../../envs/miniarena/templates/types.js';
+import { clean, DONE_ANSWER } from '../text.js';
+import type { NodeColumns, PolicyInput } from '../types.js';
+
+export interface DemoStep {
+  input: PolicyInput;
+  /** The oracle's action, WebArena form (describeAction). */
+  oracle: string;
+  /** The oracle's action as the policy's canonical action string, or null if it has none. */
+  action: string | null;
+}
+
+export interface Demo {
+  taskId: number;
+  template: string;
+  split: 'train' | 'test';
+  heldOut: boolean;
+  tier: number;
+  success: boolean;
+  steps: DemoStep[];
+}
+
+/** The node columns the env worker sends (same viewport test as src/actors/roles/env-role.ts). */
+export function nodeColumns(observation: Observation): NodeColumns {
+  const nodes = observation.nodes;
+  return {
+    ids: nodes.map((n) => Number(n.id)),
+    roles: nodes.map((n) => n.role),
+    names: nodes.map((n) => n.name),
+    depths: nodes.map((n) => n.depth),
+    inViewport: nodes.map((n) => {
+      const b = n.bounds;
+      if (b === null) return 0;
+      const [x, y, w, h] = b;
+      return x < VIEWPORT.width && y < VIEWPORT.height && x + w > 0 && y + h > 0 ? 1 : 0;
+    }),
+  };
+}
+
+/** The canonical TTI action string of an env action, or null for what the policy never does. */
+export function canonicalAction(action: Action): string | null {
+  switch (action.type) {
+    case 'click':
+      return `Click [${action.elementId}]`;
+    case 'hover':
+      return `Hover [${action.elementId}]`;
+    case 'type':
+      return `Type [${action.elementId}] [${clean(action.text.replace(/[[\]]/g, ' '))}]`;
+    case 'scroll':
+      return action.elementId ? null : `Scroll [${action.direction}]`;
+    case 'go_back':
+      return 'GoBack';
+    case 'stop': {
+      // A bare stop ends a navigation task; any answer but N/A does the same in TTI's filter.
+      const answer = clean(action.answer.replace(/[[\]]/g, ' '));
+      return `ANSWER [${answer || DONE_ANSWER}]`;
+    }
+    default:
+      return null;
+  }
+}
+
+async function recordOne(
+  slot: Awaited<ReturnType<typeof openSlots>>[number],
+  raw: MiniArenaTask,
+  horizon: number,
+): Promise<Demo> {
+  const base = {
+    taskId: raw.task_id,
+    template: raw.miniarena.template,
+    split: raw.miniarena.split as 'train' | 'test',
+    heldOut: raw.miniarena.held_out_template,
+    tier: raw.miniarena.tier,
+  };
+  const steps: DemoStep[] = [];
+  const task = slot.tasks.get(String(raw.task_id));
+  const solver = SOLVERS[raw.miniarena.template];
+  if (!task || !solver) return { ...base, success: false, steps };
+  await slot.host.reset();
+  const env = slot.env;
+  try {
+    let obs = await env.reset(task, { horizon: ORACLE_HORIZON });
+    const history: string[] = [];
+    // The driver only calls step(): record the observation it acts on and what it does.
+    const recorder = Object.create(env) as BrowserEnv;
+    recorder.step = async (action: Action | string) => {
+      if (typeof action !== 'string' && action.type !== 'wait') {
+        const canonical = canonicalAction(action);
+        steps.push({
+          input: {
+            intent: raw.intent,
+            url: obs.url,
+            nodes: nodeColumns(obs),
+            history: [...history],
+            step: history.length,
+            horizon,
+            note: obs.notes.length > 0 ? obs.notes.join('\n') : null,
+          },
+          oracle: describe(action),
+          action: canonical,
+        });
+        history.push(canonical ?? describe(action));
+      }
+      const r = await env.step(action);
+      if (r.observation) obs = r.observation;
+      return r;
+    };
+    const d = new Driver(recorder, obs);
+    await solver(d, {
+      taskId: String(raw.task_id),
+      template: raw.miniarena.template,
+      intent: raw.intent,
+      dict: raw.instantiation_dict,
+    });
+    return { ...base, success: d.result?.record?.verdict.success ?? false, steps };
+  } catch {
+    await env.abandon();
+    return { ...base, success: false, steps };
+  }
+}
+
+function describe(a: Action): string {
+  return JSON.stringify(a);
+}
+
+export interface RecordOptions {
+  trainPerTemplate: number;
+  testPerTemplate: number;
+  concurrency: number;
+  horizon: number;
+  onDemo?: (d: Demo, done: number, total: number) => void;
+}
+
+/** Records oracle demos on the first tasks of each template of both splits. */
+export async function recordDemos(o: RecordOptions): Promise<Demo[]> {
+  const train = selectTasks(readSplit('train'), { perTemplate: o.trainPerTemplate });
+  const test = selectTasks(readSplit('test'), { perTemplate: o.testPerTemplate });
+  const tasks = [...train, ...test];
+  const slots = await openSlots(o.concurrency, { split: 'all', env: ORACLE_ENV });
+  try {
+    return await runOnSlots(
+      slots,
+      tasks,
+      (slot, raw) => recordOne(slot, raw, o.horizon),
+      (d, done) => o.onDemo?.(d, done, tasks.length),
+    );
+  } finally {
+    await closeSlots(slots);
+  }
+}
+
+export function saveDemos(file: string, demos: Demo[]): void {
+  writeFileSync(file, JSON.stringify(demos));
+}
+
+export function loadDemos(file: string): Demo[] {
+  return JSON.parse(readFileSync(file, 'utf8')) as Demo[];
+}
+
+// `node dist/src/model/experiments/demos.js OUT.json [trainPerTemplate] [testPerTemplate]`
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const out = process.argv[2] ?? '/tmp/tti-demos.json';
+  const trainPer = Number(process.argv[3] ?? 8);
+  const testPer = Number(process.argv[4] ?? 5);
+  const started = Date.now();
+  const demos = await recordDemos({
+    trainPerTemplate: trainPer,
+    testPerTemplate: testPer,
+    concurrency: 2,
+    horizon: 30,
+    onDemo: (d, done, total) => {
+      if (done % 10 === 0 || done === total)
+        process.stdout.write(
+          `${done}/${total} ${d.template} ${d.success ? 'ok' : 'FAIL'} ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+        );
+    },
+  });
+  saveDemos(out, demos);
+  process.stdout.write(`wrote ${demos.length} demos to ${out}\n`);
+  process.exit(0);
+}
+
+/** What a string_match answer must contain (MiniArena uses must_include and exact_match only). */
+export interface AnswerKey {
+  mustInclude?: string[];
+  exactMatch?: string;
+}
+
+/** task_id → its string_match key, for the tasks that have one. */
+export function answerKeys(): Map<number, AnswerKey> {
+  const keys = new Map<number, AnswerKey>();
+  for (const t of readSplit('all')) {
+    const ref = t.eval.reference_answers as { must_include?: string[]; exact_match?: string } | null;
+    if (!ref) continue;
+    keys.set(t.task_id, { mustInclude: ref.must_include, exactMatch: ref.exact_match });
+  }
+  return keys;
+}
+
+const norm = (s: string) =>
+  clean(s)
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
+
+/** WebArena's string_match on an answer (a one-character item must be a whole token). */
+export function passes(answer: string, key: AnswerKey): boolean {
+  const a = norm(answer);
+  if (key.exactMatch !== undefined && a !== norm(key.exactMatch)) return false;
+  const items = key.mustInclude ?? [];
+  if (items.length === 1 && norm(items[0]!).length === 1) {
+    return a.split(/[^a-z0-9]+/).includes(norm(items[0]!));
+  }
+  return items.every((i) => a.includes(norm(i)));
+}
