@@ -3,14 +3,14 @@
 // type only task phrases into visible text fields, answer only with texts the page shows (or the
 // task quotes), and go back or scroll only when that can change something. Every action string is
 // canonical, so rebuilding the candidates of a recorded step finds the chosen one by equality.
-import { clean, DONE_ANSWER } from './text.js';
+import { clean, contentTokens, DONE_ANSWER } from './text.js';
 import type { NodeColumns, PolicyInput } from './types.js';
 
 export const KINDS = ['click', 'type', 'hover', 'answer', 'back', 'scroll'] as const;
 export type ActionKind = (typeof KINDS)[number];
 
 /** How a candidate's text was made (a feature, and useful when reading the policy's choices). */
-export const SOURCES = ['none', 'node', 'part', 'row', 'column', 'intent', 'done'] as const;
+export const SOURCES = ['none', 'node', 'part', 'row', 'column', 'count', 'intent', 'done'] as const;
 export type TextSource = (typeof SOURCES)[number];
 
 export interface Candidate {
@@ -69,6 +69,8 @@ const NOT_ANSWER_ROLES = new Set([
   'slider',
 ]);
 const MAX_ANSWER_CHARS = 200;
+/** Joined lists may be long ("List the titles …" over 17 issues); must_include only needs all items in. */
+const MAX_JOIN_CHARS = 1200;
 const MAX_GROUP = 30;
 
 /** Structure of the tree, computed once per observation and shared with the featurizer. */
@@ -77,8 +79,15 @@ export interface Tree {
   parent: Int32Array;
   /** Nodes in each node's subtree (itself included). */
   size: Int32Array;
-  /** The "row" a node belongs to: the nearest ancestor with 2..ROW_MAX named nodes below it, or -1. */
+  /**
+   * The "row" a node belongs to, as a range of node indices [row, rowEnd): the nearest ancestor
+   * with 2..ROW_MAX named nodes below it, or, in a list whose items the tree flattened, one item's
+   * run of siblings. -1 when none.
+   */
   row: Int32Array;
+  rowEnd: Int32Array;
+  /** 1 when the node's row is a run of siblings (its columns are offsets in the run). */
+  segment: Uint8Array;
 }
 
 const ROW_MAX = 14;
@@ -105,16 +114,49 @@ export function treeOf(nodes: NodeColumns): Tree {
     }
   }
   const row = new Int32Array(n).fill(-1);
+  const rowEnd = new Int32Array(n).fill(-1);
+  const segment = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     for (let a = parent[i]!; a >= 0; a = parent[a]!) {
       if (named[a]! > ROW_MAX) break;
       if (named[a]! >= 2) {
         row[i] = a;
+        rowEnd[i] = a + size[a]!;
         break;
       }
     }
   }
-  return { n, parent, size, row };
+  // Flat lists: WebArena's cleaning drops empty listitems, so a list's items become one run of
+  // siblings (link, price, rating, link, price, rating, …). Cut such a run at each child with the
+  // role of its first child (a ListMarker when there is one): each piece is a row.
+  const children = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p < 0) continue;
+    const list = children.get(p);
+    if (list) list.push(i);
+    else children.set(p, [i]);
+  }
+  for (const [p, kids] of children) {
+    if (kids.length < 4 || named[p]! <= ROW_MAX) continue;
+    const anchor = kids.some((k) => nodes.roles[k] === 'ListMarker') ? 'ListMarker' : nodes.roles[kids[0]!];
+    const starts = kids.filter((k) => nodes.roles[k] === anchor);
+    if (starts.length < 2) continue;
+    starts.forEach((m, k) => {
+      const end = k + 1 < starts.length ? starts[k + 1]! : p + size[p]!;
+      let count = 0;
+      for (let i = m; i < end; i++) if ((nodes.names[i] ?? '').trim()) count += 1;
+      if (count > ROW_MAX) return;
+      for (let i = m; i < end; i++) {
+        // a row inside the piece (a table row in it, say) is tighter; keep it
+        if (row[i]! > p) continue;
+        row[i] = m;
+        rowEnd[i] = end;
+        segment[i] = 1;
+      }
+    });
+  }
+  return { n, parent, size, row, rowEnd, segment };
 }
 
 /**
@@ -124,28 +166,38 @@ export function treeOf(nodes: NodeColumns): Tree {
  */
 export function intentPhrases(intent: string): string[] {
   const out: string[] = [];
-  const add = (s: string) => {
-    const c = clean(s).replace(/^[,.;:!?]+|[,;:!?]+$/g, '');
+  const add = (s: string, trim = true) => {
+    let c = clean(s);
+    if (trim) c = c.replace(/^[,.;:!?]+|[,;:!?]+$/g, '');
     if (c && !out.includes(c)) out.push(c);
   };
+  // Quoted spans are typed as they are ("… kettlebells?", "… helpful!").
   for (const m of intent.matchAll(/"([^"]+)"|“([^”]+)”|(?:^|\s)'([^']+)'(?=[\s,.?!]|$)/g))
-    add(m[1] ?? m[2] ?? m[3] ?? '');
+    add(m[1] ?? m[2] ?? m[3] ?? '', false);
   const unquoted = intent.replace(/"[^"]*"|“[^”]*”/g, ' | ');
   // Words keep inner punctuation (T-Shirt, E., v2.5, #23); commas and other marks end a run.
   const words = [...unquoted.matchAll(/[^\s,;:!?()|]+|[,;:!?()|]/g)].map((m) => m[0]);
   let run: string[] = [];
   const flush = () => {
-    if (run.length > 0) add(run.join(' '));
+    while (run.length > 0 && run[run.length - 1] === '&') run.pop();
+    if (run.length > 0) {
+      add(run.join(' '));
+      // "NC 63021" → also "NC": a form has a field for each
+      let k = run.length;
+      while (k > 1 && /^\d[\d,.]*$/.test(run[k - 1]!)) k -= 1;
+      if (k < run.length) add(run.slice(0, k).join(' '));
+    }
     run = [];
   };
+  const sentenceEnd = (w: string) => w.endsWith('.') && w.length > 2 && !/^[A-Z]\.$/.test(w);
   words.forEach((w, i) => {
     const bare = w.replace(/[.]+$/, '');
     const capital = /^[A-Z]/.test(w) && !(i === 0 || w === 'I');
     const numeric = /\d/.test(w);
-    if ((capital || numeric) && bare)
-      run.push(w.endsWith('.') && w.length > 2 && !/^[A-Z]\.$/.test(w) ? bare : w);
+    // "Juniper & Co": an ampersand joins capitalised words
+    if ((capital || numeric || (w === '&' && run.length > 0)) && bare) run.push(sentenceEnd(w) ? bare : w);
     else flush();
-    if (w.endsWith('.') && w.length > 2 && !/^[A-Z]\.$/.test(w)) flush();
+    if (sentenceEnd(w)) flush();
   });
   flush();
   for (const w of words) {
@@ -164,8 +216,8 @@ export function actionOfReply(reply: string): string {
 // Parts of a page text that can be an answer on their own: prices, numbers, dates, "#23", and
 // the value after a "Label: " prefix ("Status: Complete" → "Complete").
 const PART_RES = [
-  /\$\s?\d[\d,]*(?:\.\d+)?/g,
-  /(?<![\w.$#-])\d[\d,]*(?:\.\d+)?(?![\w])/g,
+  /\$\s?\d+(?:,\d{3})*(?:\.\d+)?/g,
+  /(?<![\w.$#,-])\d+(?:,\d{3})*(?:\.\d+)?(?![\w])/g,
   /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}, \d{4}\b/g,
   /#\d+/g,
 ];
@@ -176,12 +228,14 @@ function partsOf(text: string): string[] {
   for (const re of PART_RES) for (const m of text.matchAll(re)) parts.push(m[0]);
   const label = /^[^:]{1,30}:\s*(.+)$/.exec(text);
   if (label?.[1]) parts.push(label[1]);
+  // "No reviews yet", "No comments": a count of zero
+  if (/^no\b/i.test(text) && text.length < 40) parts.push('0');
   return parts.map(clean).filter((p) => p && p !== text);
 }
 
 /** Canonical answer text: whitespace collapsed, no brackets (they would end the action early). */
-function answerText(text: string): string {
-  return clean(text.replace(/[[\]]/g, ' ')).slice(0, MAX_ANSWER_CHARS);
+function answerText(text: string, max = MAX_ANSWER_CHARS): string {
+  return clean(text.replace(/[[\]]/g, ' ')).slice(0, max);
 }
 
 export interface CandidateSet {
@@ -221,7 +275,7 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
   }
 
   const answer = (text: string, node: number, source: TextSource) => {
-    const t = answerText(text);
+    const t = answerText(text, source === 'column' || source === 'row' ? MAX_JOIN_CHARS : MAX_ANSWER_CHARS);
     if (t) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
   };
   const columns = new Map<string, number[]>();
@@ -235,16 +289,52 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     const p = tree.parent[i]!;
     const gp = p >= 0 ? tree.parent[p]! : -1;
     const position = p >= 0 ? i - p : 0;
-    const key = `${role}|${nodes.depths[i]}|${p >= 0 ? nodes.roles[p] : ''}|${gp}|${gp >= 0 ? position : i}`;
+    // A column: the same place in sibling rows (the title of every issue, every price).
+    const r0 = tree.row[i]!;
+    const key =
+      r0 >= 0
+        ? `${role}|${tree.parent[r0]}|${i - r0}`
+        : `${role}|${nodes.depths[i]}|${p >= 0 ? nodes.roles[p] : ''}|${gp}|${gp >= 0 ? position : i}`;
     columns.set(key, [...(columns.get(key) ?? []), i]);
     const r = tree.row[i]!;
     if (r >= 0) rows.set(r, [...(rows.get(r) ?? []), i]);
   }
   // Multi-item answers ("List the titles …", "What labels …"): every text of one list column
   // joined, and every text of one row (a grand total and its status) joined.
+  // Filters: the task's phrases and content words, each selecting the rows that mention it.
+  const filters = [
+    ...phrases.map((p) => p.toLowerCase()).filter((p) => p.length > 2),
+    ...contentTokens(input.intent).filter((t) => t.length > 2),
+  ];
+  const rowText = new Map<number, string>();
+  const textOfRow = (i: number): string => {
+    const r = tree.row[i]!;
+    let t = rowText.get(r);
+    if (t === undefined) {
+      const parts: string[] = [];
+      for (let j = r; j < tree.rowEnd[i]!; j++) parts.push((nodes.names[j] ?? '').toLowerCase());
+      t = ` ${parts.join(' ')} `;
+      rowText.set(r, t);
+    }
+    return t;
+  };
   for (const members of columns.values()) {
     if (members.length < 2 || members.length > MAX_GROUP) continue;
     answer([...new Set(members.map(name))].join(', '), members[0]!, 'column');
+    if (tree.row[members[0]!]! < 0) continue;
+    // The column restricted to the rows that mention the task ("… assigned to me in
+    // byteblaze/chat-widget", "posts … to the science forum"), and how many they are: at most the
+    // three most selective filters.
+    const subsets = new Map<string, number[]>();
+    for (const f of filters) {
+      const mine = members.filter((m) => textOfRow(m).includes(f));
+      if (mine.length > 0 && mine.length < members.length) subsets.set(mine.join(','), mine);
+    }
+    const chosen = [...subsets.values()].sort((a, b) => a.length - b.length).slice(0, 3);
+    for (const mine of chosen) {
+      answer([...new Set(mine.map(name))].join(', '), mine[0]!, 'column');
+      answer(String(mine.length), mine[0]!, 'count');
+    }
   }
   for (const members of rows.values()) {
     if (members.length < 2) continue;

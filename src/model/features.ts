@@ -172,7 +172,7 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
   const rowPhrases = new Map<number, number>();
   const rangeOf = (i: number): [number, number, number] => {
     const r = tree.row[i]!;
-    return r >= 0 ? [r, r, r + tree.size[r]!] : [-2 - i, Math.max(0, i - 2), Math.min(tree.n, i + 3)];
+    return r >= 0 ? [r, r, tree.rowEnd[i]!] : [-2 - i, Math.max(0, i - 2), Math.min(tree.n, i + 3)];
   };
   const contextOf = (i: number): string[] => {
     if (i < 0) return [];
