@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { ConfigError, loadConfig, presetNames } from '../../src/config/load.js';
 import { projectRoot } from '../../src/paths.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tti-config-'));
@@ -59,4 +59,26 @@ test('--set overrides with YAML values and is named in errors', () => {
 test('broken YAML and a missing file say so', () => {
   assert.throws(() => loadConfig(write('broken.yaml', 'a: [1, 2\n')), /is not valid YAML/);
   assert.throws(() => loadConfig(path.join(dir, 'missing.yaml')), /cannot read config/);
+});
+
+test('a preset lays its keys over the config file, and --set still wins', () => {
+  const config = loadConfig(
+    path.join(projectRoot, 'configs', 'miniarena.yaml'),
+    ['rollout_size=7'],
+    ['quick'],
+  );
+  assert.equal(config.run_name, 'quick', 'from the preset');
+  assert.equal(config.rollout_size, 7, '--set over the preset');
+  assert.equal(config.workers.replay, 1, 'sections merge key by key');
+  for (const name of presetNames()) assert.doesNotThrow(() => loadConfig(null, [], [name]), name);
+});
+
+test('an unknown preset names the file it looked for and the presets there are', () => {
+  assert.throws(
+    () => loadConfig(null, [], ['warp-speed']),
+    (e: Error) =>
+      e instanceof ConfigError &&
+      /no preset 'warp-speed'/.test(e.message) &&
+      /presets: .*quick/.test(e.message),
+  );
 });

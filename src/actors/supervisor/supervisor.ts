@@ -339,6 +339,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   // tasks: env workers pull episodes from the current phase and report each one when it is done
   const queue = new EpisodeQueue();
   const episodeTotals = { done: loopState.totals.episodes, success: loopState.totals.successes };
+  // trajectories sent to replay (collection episodes) over the run, for status
+  let replaySeen = loopState.totals.seen;
   let phase: Phase = 'starting';
   void tasks
     .serve(async ({ message, peer }) => {
@@ -348,6 +350,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         if (fresh) {
           episodeTotals.done += 1;
           if (message.reward > 0) episodeTotals.success += 1;
+          if (message.split === 'train' && message.iteration > 0) replaySeen += 1;
         }
         await tasks
           .sendTo(peer, { type: 'result_ack', requestId: message.requestId, episodeId: message.episodeId })
@@ -454,7 +457,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       phase,
       phaseProgress: queue.progress,
       replay: {
-        seen: loopState.totals.seen + (phase === 'collect' ? queue.progress.done : 0),
+        seen: replaySeen,
         kept: replay?.counters.kept ?? loopState.totals.kept,
       },
       episodes: episodeTotals,
