@@ -72,12 +72,15 @@ export function registerGradients(): void {
     gradFunc: (dy, saved, attrs) => {
       const [a, b] = saved as [T, T];
       const g = single(dy);
+      // Explicit transposes, not matMul's transpose flags: on the wasm backend a flagged matMul
+      // takes a slow path (≈30× slower for the policy's [N × 251] · [251 × 64] shapes).
+      const t = (x: T) => tf.transpose(x, x.rank === 3 ? [0, 2, 1] : [1, 0]);
       const ta = attrs.transposeA === true;
       const tb = attrs.transposeB === true;
-      if (!ta && !tb) return { a: () => tf.matMul(g, b, false, true), b: () => tf.matMul(a, g, true, false) };
-      if (!ta && tb) return { a: () => tf.matMul(g, b, false, false), b: () => tf.matMul(g, a, true, false) };
-      if (ta && !tb) return { a: () => tf.matMul(b, g, false, true), b: () => tf.matMul(a, g, false, false) };
-      return { a: () => tf.matMul(b, g, true, true), b: () => tf.matMul(g, a, true, true) };
+      if (!ta && !tb) return { a: () => tf.matMul(g, t(b)), b: () => tf.matMul(t(a), g) };
+      if (!ta && tb) return { a: () => tf.matMul(g, b), b: () => tf.matMul(t(g), a) };
+      if (ta && !tb) return { a: () => tf.matMul(b, t(g)), b: () => tf.matMul(a, g) };
+      return { a: () => tf.matMul(t(b), t(g)), b: () => tf.matMul(t(g), t(a)) };
     },
   });
   register({
