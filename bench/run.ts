@@ -54,4 +54,5 @@ process.stdout.write(
     `${inference.batched.median.toFixed(1)} actions/s  unbatched ${inference.unbatched.median.toFixed(1)} actions/s  ` +
     `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×)\n`,
 );
+await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
 process.exit(0);

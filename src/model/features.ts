@@ -14,6 +14,23 @@ import {
 import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, shapeOf, tokens } from './text.js';
 import type { PolicyInput } from './types.js';
 
+/** Share of each kind's prior mass spread uniformly over its candidates (the rest follows the heuristic). */
+export const UNIFORM_SHARE = 0.25;
+
+/**
+ * Relative prior mass of each action kind (the softmax normalises over the kinds present): going
+ * back, scrolling and hovering rarely help on their own, so they get less than click, type and
+ * answer, which every task needs.
+ */
+export const KIND_WEIGHT: Record<ActionKind, number> = {
+  click: 1,
+  type: 1,
+  answer: 1,
+  hover: 0.3,
+  back: 0.3,
+  scroll: 0.6,
+};
+
 /** Token slots per bag; longer bags are cut, shorter ones padded with weight 0. */
 export const BAG = { candidate: 12, context: 16, intent: 24, state: 16 } as const;
 
@@ -50,7 +67,7 @@ export const DENSE_SIZE =
   6 + // text overlap with the task
   2 + // phrase match
   3 + // row overlap with the task
-  7 + // typing
+  8 + // typing
   3 + // repetition
   (KINDS.length + 1) + // last action's kind
   4 + // step budget
@@ -128,7 +145,12 @@ function overlap(candidate: readonly string[], intent: ReadonlySet<string>): Ove
 }
 
 /** Features of every candidate of one observation. */
-export function featurize(input: PolicyInput, set: CandidateSet, buckets: number): ObservationFeatures {
+export function featurize(
+  input: PolicyInput,
+  set: CandidateSet,
+  buckets: number,
+  priorWeight = 1,
+): ObservationFeatures {
   const { candidates, tree, phrases } = set;
   const { nodes } = input;
   const C = candidates.length;
@@ -207,6 +229,7 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     return t;
   };
 
+  const h = new Float64Array(candidates.length);
   const kindCount = new Map<ActionKind, number>();
   for (const c of candidates) kindCount.set(c.kind, (kindCount.get(c.kind) ?? 0) + 1);
 
@@ -280,6 +303,8 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     const element = c.node >= 0 ? String(nodes.ids[c.node]) : null;
     set1(isType && element !== null && history.some((h) => h.startsWith(`Type [${element}]`)) ? 1 : 0);
     set1(isType && typedTexts.has(text) ? 1 : 0);
+    const labelNear = isType ? labelBeforePhrase(intentLower, textLower, tokensOfNode(c.node)) : 0;
+    set1(labelNear);
 
     // repetition
     set1(Math.log1p(actionCounts.get(c.action) ?? 0));
@@ -303,6 +328,18 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
     for (const q of question) set1(c.kind === 'answer' ? q : 0);
     for (const s of shape) for (const q of question) set1(s * q);
     set1(c.kind === 'answer' ? Math.log1p(tt.all.length) / 4 : 0);
+
+    h[k] = heuristic(c, {
+      ofCandidate: ov.ofCandidate,
+      phraseInText,
+      textInIntent: textLower.length > 0 && intentLower.includes(textLower) ? 1 : 0,
+      rowOfIntent: cov.ofIntent,
+      labelNear,
+      typedBefore: isType && typedTexts.has(text) ? 1 : 0,
+      used: element !== null && usedElements.has(element) ? 1 : 0,
+      shape,
+      question,
+    });
 
     // token bags
     const candBag = [`k:${c.kind}`, `r:${role}`, `s:${c.source}`, ...tt.all];
@@ -331,11 +368,84 @@ export function featurize(input: PolicyInput, set: CandidateSet, buckets: number
   ];
   fillBag(stateBag, buckets, stateTok, stateW, 0, BAG.state);
 
+  // The fixed log-prior: every kind gets the same mass; within a kind, half of it is shared
+  // uniformly and half by the exploration heuristic (scaled by priorWeight), so the heuristic
+  // steers sampling without ever starving the other candidates of the kind.
   const prior = new Float32Array(C);
+  const lse = new Map<ActionKind, number>();
+  const hmax = new Map<ActionKind, number>();
   candidates.forEach((c, k) => {
-    prior[k] = -Math.log(kindCount.get(c.kind) ?? 1);
+    h[k] = h[k]! * priorWeight;
+    hmax.set(c.kind, Math.max(hmax.get(c.kind) ?? -Infinity, h[k]!));
+  });
+  candidates.forEach((c, k) => {
+    lse.set(c.kind, (lse.get(c.kind) ?? 0) + Math.exp(h[k]! - hmax.get(c.kind)!));
+  });
+  candidates.forEach((c, k) => {
+    const n = kindCount.get(c.kind) ?? 1;
+    const steered = Math.exp(h[k]! - hmax.get(c.kind)!) / lse.get(c.kind)!;
+    prior[k] = Math.log(KIND_WEIGHT[c.kind]) + Math.log(UNIFORM_SHARE / n + (1 - UNIFORM_SHARE) * steered);
   });
   return { candidates, dense, candTok, candW, ctxTok, ctxW, intentTok, intentW, stateTok, stateW, prior };
+}
+
+/**
+ * Whether the field's label is named just before the phrase in the task ("titled “…”" → Title,
+ * "with the body “…”" → Body, "signed with the nickname E. Lopes" → Nickname).
+ */
+function labelBeforePhrase(intentLower: string, phraseLower: string, label: string[]): number {
+  const at = intentLower.indexOf(phraseLower);
+  if (at < 0 || label.length === 0) return 0;
+  const before = tokens(intentLower.slice(Math.max(0, at - 40), at)).slice(-4);
+  const stem = (w: string) => w.slice(0, 5);
+  return label.some((l) => l.length > 2 && before.some((b) => stem(b) === stem(l))) ? 1 : 0;
+}
+
+interface HeuristicInputs {
+  ofCandidate: number;
+  phraseInText: number;
+  textInIntent: number;
+  rowOfIntent: number;
+  labelNear: number;
+  typedBefore: number;
+  used: number;
+  shape: number[];
+  question: number[];
+}
+
+const S = Object.fromEntries(SHAPES.map((s, i) => [s, i])) as Record<(typeof SHAPES)[number], number>;
+const Q = Object.fromEntries(QUESTIONS.map((q, i) => [q, i])) as Record<(typeof QUESTIONS)[number], number>;
+
+/**
+ * The exploration heuristic, in nats, that shares a kind's prior mass among its candidates: a
+ * fixed part of the architecture (not trained), so that the untrained policy's samples are
+ * plausible often enough for TTI's filter to keep some. Clicks on what the task names, a task
+ * phrase typed into the field the task labels it for, answers from the rows the task talks about
+ * and of the shape the question asks for. The learned score adds to it and can overrule it.
+ */
+function heuristic(c: Candidate, x: HeuristicInputs): number {
+  switch (c.kind) {
+    case 'click':
+    case 'hover':
+      return 2 * x.ofCandidate + x.phraseInText - x.used;
+    case 'type':
+      return 2 * x.labelNear - 2 * x.typedBefore;
+    case 'answer': {
+      const q = x.question;
+      const sh = x.shape;
+      const agree =
+        (sh[S.price]! && q[Q.price]!) ||
+        (sh[S.number]! && q[Q.count]!) ||
+        (sh[S.date]! && q[Q.when]!) ||
+        (sh[S.person]! && q[Q.who]!)
+          ? 1
+          : 0;
+      const done = c.source === 'done' ? (q[Q.navigate]! ? 3 : -1) : 0;
+      return 2 * x.rowOfIntent + 1.5 * agree - 1.5 * x.textInIntent * (c.source === 'intent' ? 0 : 1) + done;
+    }
+    default:
+      return 0;
+  }
 }
 
 /** The dense features' names, in order (for docs and debugging). */

@@ -21,7 +21,7 @@ export {
   saveModelCheckpoint,
 } from './checkpoint.js';
 export { CheckpointStore } from './checkpoint-store.js';
-export { DENSE_SIZE, denseFeatureNames } from './features.js';
+export { DENSE_SIZE, denseFeatureNames, KIND_WEIGHT, UNIFORM_SHARE } from './features.js';
 export { DEFAULT_POLICY_OPTIONS, type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
 export {
   BcTrainer,

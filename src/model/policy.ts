@@ -14,8 +14,10 @@ export interface PolicyOptions {
   embedDim: number;
   /** Hidden layer widths of the scorer. */
   hidden: number[];
-  /** Scale of the output layer's init: small, so the untrained policy is close to the kind prior. */
+  /** Scale of the output layer's init: small, so the untrained policy is close to the prior. */
   outputInitScale: number;
+  /** Weight of the fixed exploration heuristic inside each kind's prior mass (0 = uniform). */
+  priorWeight: number;
 }
 
 export const DEFAULT_POLICY_OPTIONS: PolicyOptions = {
@@ -23,6 +25,7 @@ export const DEFAULT_POLICY_OPTIONS: PolicyOptions = {
   embedDim: 16,
   hidden: [64, 32],
   outputInitScale: 0.1,
+  priorWeight: 3,
 };
 
 /** Width of the scorer's input: dense features plus six embedding blocks. */
@@ -261,7 +264,11 @@ export class TfjsPolicy {
 
   /** Featurized observations for a batch (candidates included). */
   featurize(batch: readonly PolicyInput[]): ObservationFeatures[] {
-    return batch.map((input) => featurize(input, buildCandidateSet(input), this.options.buckets));
+    return batch.map((input) => this.featurizeOne(input));
+  }
+
+  featurizeOne(input: PolicyInput): ObservationFeatures {
+    return featurize(input, buildCandidateSet(input), this.options.buckets, this.options.priorWeight);
   }
 
   /** The bags of a packed batch pooled from the current embedding table (null without embeddings). */

@@ -4,7 +4,7 @@
 // from tf.train.adam because its moments must be exported and imported synchronously
 // (checkpoints, the learner's restart), and tfjs's optimizer only offers async getWeights.
 import { actionOfReply, buildCandidateSet } from './candidates.js';
-import { featurize, type ObservationFeatures } from './features.js';
+import type { ObservationFeatures } from './features.js';
 import { disposePacked, type PackedBatch, pack, type TfjsPolicy } from './policy.js';
 import { tf } from './tf.js';
 import type { PolicyInput, TensorFrames, TrainingStep, TrajectoryForTraining } from './types.js';
@@ -92,7 +92,6 @@ export class BcTrainer {
 
   train(steps: TrainingStep[], options: TrainOptions): TrainReport {
     const started = performance.now();
-    const buckets = this.policy.options.buckets;
     // Targets first (candidates only, cheap), so skipped steps are known before any update.
     const samples: Sample[] = [];
     let skipped = 0;
@@ -113,7 +112,7 @@ export class BcTrainer {
       for (let from = 0; from < order.length; from += batchSize) {
         const batch = order.slice(from, from + batchSize).map((i) => samples[i]!);
         // Features are rebuilt per batch rather than kept: a step's features take ~100-200 KB.
-        const features = batch.map((s) => featurize(s.step.input, buildCandidateSet(s.step.input), buckets));
+        const features = batch.map((s) => this.policy.featurizeOne(s.step.input));
         const { loss, norm } = this.update(
           features,
           batch.map((s) => s.target),

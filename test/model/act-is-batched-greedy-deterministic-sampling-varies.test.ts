@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { parseTtiReply } from '../../src/envs/actions/parse-tti.js';
-import { loadBackend, seededRandom, TfjsPolicy } from '../../src/model/index.js';
+import { KIND_WEIGHT, loadBackend, seededRandom, TfjsPolicy } from '../../src/model/index.js';
 import { input } from './fixtures.js';
 
 before(async () => {
@@ -60,7 +60,7 @@ test('greedy is deterministic; temperature sampling varies and follows the tempe
   const sampled = new Set<string>();
   for (let k = 0; k < 40; k++)
     sampled.add(policy.act(one, { greedy: false, temperature: 1, random })[0]!.action);
-  assert.ok(sampled.size >= 8, `40 samples gave ${sampled.size} distinct actions`);
+  assert.ok(sampled.size >= 5, `40 samples gave ${sampled.size} distinct actions`);
   // the same random stream gives the same samples
   const a = policy.act(one, { greedy: false, temperature: 1, random: seededRandom(11) })[0]!;
   const b = policy.act(one, { greedy: false, temperature: 1, random: seededRandom(11) })[0]!;
@@ -71,7 +71,7 @@ test('greedy is deterministic; temperature sampling varies and follows the tempe
   policy.dispose();
 });
 
-test('at init every action kind is about equally likely, however many candidates each has', () => {
+test('at init each action kind gets its fixed share of the prior, however many candidates it has', () => {
   const policy = TfjsPolicy.create({ seed: 4 });
   const many = input({ nodes: input().nodes, history: ['Click [2]'], step: 1 });
   const random = seededRandom(7);
@@ -82,10 +82,19 @@ test('at init every action kind is about equally likely, however many candidates
     const kind = /^(\w+)/.exec(a)![1]!;
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
-  // click, type, answer, back, scroll: 1/5 each, while answers outnumber types 19 to 1
-  for (const kind of ['Click', 'Type', 'ANSWER', 'GoBack', 'Scroll']) {
+  // shares follow KIND_WEIGHT over the kinds present, while answers outnumber types 19 to 1
+  const present = {
+    Click: 'click',
+    Type: 'type',
+    ANSWER: 'answer',
+    GoBack: 'back',
+    Scroll: 'scroll',
+  } as const;
+  const total = Object.values(present).reduce((s, k) => s + KIND_WEIGHT[k], 0);
+  for (const [kind, name] of Object.entries(present)) {
     const share = (kinds.get(kind) ?? 0) / n;
-    assert.ok(share > 0.1 && share < 0.32, `${kind}: ${share}`);
+    const expected = KIND_WEIGHT[name] / total;
+    assert.ok(Math.abs(share - expected) < 0.06, `${kind}: ${share} (expected ${expected})`);
   }
   policy.dispose();
 });

@@ -33,7 +33,8 @@ function probability(policy: TfjsPolicy, i: PolicyInput, action: string): number
 }
 
 test('a few BC updates on the auto backend drive the chosen answer up and the loss down', () => {
-  const policy = TfjsPolicy.create({ seed: 1 });
+  // without the exploration heuristic, so what it knows afterwards was learned
+  const policy = TfjsPolicy.create({ seed: 1, priorWeight: 0 });
   const trainer = new BcTrainer(policy, { learningRate: 0.01, clipNorm: 1 });
   const steps = PRODUCTS.slice(0, 3).map(([n, p]) => priceStep(n, p));
   const before = probability(policy, steps[0]!.input, steps[0]!.action);
@@ -59,6 +60,17 @@ test('a few BC updates on the auto backend drive the chosen answer up and the lo
   assert.equal(decision.action, `ANSWER [${price}]`);
   policy.dispose();
   trainer.dispose();
+});
+
+test('the untrained policy already favours the answer in the row the task names, of the shape it asks for', () => {
+  const policy = TfjsPolicy.create({ seed: 1 });
+  const flat = TfjsPolicy.create({ seed: 1, priorWeight: 0 });
+  const step = priceStep('Green Teapot', '$25.99');
+  const p = probability(policy, step.input, step.action);
+  const q = probability(flat, step.input, step.action);
+  assert.ok(p > 3 * q, `with the heuristic ${p}, without ${q}`);
+  policy.dispose();
+  flat.dispose();
 });
 
 test('steps whose action is not a candidate are skipped and counted', () => {

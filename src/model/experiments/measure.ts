@@ -8,7 +8,6 @@
 // `node dist/src/model/experiments/measure.js DEMOS.json [variant JSON] [epochs]`
 import { loadBackend } from '../backend.js';
 import { buildCandidateSet, type KINDS } from '../candidates.js';
-import { featurize } from '../features.js';
 import { type PolicyOptions, seededRandom, TfjsPolicy } from '../policy.js';
 import { BcTrainer } from '../trainer.js';
 import type { PolicyInput, TrainingStep } from '../types.js';
@@ -200,7 +199,7 @@ export function actLatency(policy: TfjsPolicy, inputs: PolicyInput[], reps = 30)
     const batch = inputs.slice(at, at + 16);
     sixteen.push(time(batch));
     const t0 = performance.now();
-    for (const i of batch) featurize(i, buildCandidateSet(i), policy.options.buckets);
+    for (const i of batch) policy.featurizeOne(i);
     feat.push((performance.now() - t0) / batch.length);
   }
   const b16 = quantile(sixteen, 0.5);
