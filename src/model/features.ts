@@ -464,6 +464,7 @@ export function denseFeatureNames(): string[] {
     'type_searchbox',
     'type_field_used',
     'type_text_used',
+    'type_label_near_phrase',
   );
   names.push('repeat_count', 'element_used', 'repeat_last');
   names.push(...KINDS.map((k) => `last=${k}`), 'last=none');

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseTtiReply } from '../../src/envs/actions/parse-tti.js';
-import { actionOfReply, buildCandidates, intentPhrases } from '../../src/model/index.js';
+import {
+  actionOfReply,
+  buildCandidates,
+  DENSE_SIZE,
+  denseFeatureNames,
+  intentPhrases,
+} from '../../src/model/index.js';
 import { input } from './fixtures.js';
 
 test('a small observation yields click, type, answer, back and scroll candidates', () => {
@@ -65,4 +71,9 @@ test('task phrases: quoted spans, capitalised runs, slashed names and numbers', 
     '3',
     'Cindral Smart T-Shirt',
   ]);
+});
+
+test('every dense feature has a name', () => {
+  assert.equal(denseFeatureNames().length, DENSE_SIZE);
+  assert.equal(new Set(denseFeatureNames()).size, DENSE_SIZE);
 });

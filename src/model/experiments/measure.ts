@@ -8,6 +8,8 @@
 // `node dist/src/model/experiments/measure.js DEMOS.json [variant JSON] [epochs]`
 import { loadBackend } from '../backend.js';
 import { buildCandidateSet, type KINDS } from '../candidates.js';
+import { saveModelCheckpoint } from '../checkpoint.js';
+import { CheckpointStore } from '../checkpoint-store.js';
 import { type PolicyOptions, seededRandom, TfjsPolicy } from '../policy.js';
 import { BcTrainer } from '../trainer.js';
 import type { PolicyInput, TrainingStep } from '../types.js';
@@ -241,6 +243,8 @@ export async function measureVariant(
     learningRate: number;
     seed: number;
     backend?: 'auto' | 'cpu' | 'wasm';
+    /** a CheckpointStore directory to save the trained policy in */
+    saveTo?: string;
   },
 ): Promise<VariantResult> {
   const backend = await loadBackend(o.backend ?? 'auto');
@@ -283,6 +287,10 @@ export async function measureVariant(
     },
     latency: actLatency(policy, allInputs),
   };
+  if (o.saveTo)
+    saveModelCheckpoint(new CheckpointStore(o.saveTo, 3), Date.now() % 1e8, policy, trainer, {
+      epochs: o.epochs,
+    });
   policy.dispose();
   trainer.dispose();
   return result;
@@ -346,6 +354,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       learningRate: 3e-3,
       seed: 1,
       backend,
+      saveTo: process.argv[6],
     });
     process.stdout.write(`${summarize(r)}\n`);
     process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
