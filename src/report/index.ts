@@ -1,5 +1,5 @@
 // Plots of a training run's metrics (metrics.jsonl) as PNGs: learning curve, run comparisons
-// and the other per-iteration metrics. See src/report/README.md.
+// and the other per-iteration metrics. See docs/plots.md.
 import type { MetricsWarning } from './metrics.js';
 import { readMetrics } from './metrics.js';
 import { PlotRenderer, type RenderOptions } from './render.js';
