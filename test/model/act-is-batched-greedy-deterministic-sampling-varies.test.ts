@@ -98,3 +98,23 @@ test('at init each action kind gets its fixed share of the prior, however many c
   }
   policy.dispose();
 });
+
+test('an empty page still yields a valid answer, and a 3,000-node page is scored in one pass', () => {
+  const policy = TfjsPolicy.create({ seed: 1 });
+  const empty = input({ nodes: { ids: [], roles: [], names: [], depths: [], inViewport: [] } });
+  const big = input({
+    nodes: {
+      ids: Array.from({ length: 3000 }, (_, i) => i + 1),
+      roles: Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? 'link' : 'StaticText')),
+      names: Array.from({ length: 3000 }, (_, i) => `Item ${i} ${'long text '.repeat(i % 50)}`),
+      depths: Array.from({ length: 3000 }, (_, i) => 1 + (i % 4)),
+      inViewport: Array.from({ length: 3000 }, (_, i) => (i < 100 ? 1 : 0)),
+    },
+  });
+  const [a, b] = policy.act([empty, big], { greedy: false, temperature: 1, random: seededRandom(2) });
+  assert.notEqual(parseTtiReply(a!.reply).type, 'none');
+  assert.ok(a!.candidates >= 1);
+  assert.notEqual(parseTtiReply(b!.reply).type, 'none');
+  assert.ok(Number.isFinite(b!.logProb));
+  policy.dispose();
+});
