@@ -30,7 +30,10 @@ function cli(args: string[]): Promise<{ code: number; out: string }> {
   });
 }
 
-async function startInference(maxBatch: number, maxWaitMs: number): Promise<{ runDir: string; act: string; backend: string }> {
+async function startInference(
+  maxBatch: number,
+  maxWaitMs: number,
+): Promise<{ runDir: string; act: string; backend: string }> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'tti-bench-inference-'));
   const sets = [
     'workers.env=0',

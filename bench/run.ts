@@ -48,7 +48,10 @@ process.stdout.write(
     `server time per page p50 ${arena.pageServerTime.p50Ms} ms p95 ${arena.pageServerTime.p95Ms} ms\n`,
 );
 const inference = await inferenceBench();
-writeFileSync(path.join(resultsDir, 'inference.json'), `${JSON.stringify({ machine, ...inference }, null, 2)}\n`);
+writeFileSync(
+  path.join(resultsDir, 'inference.json'),
+  `${JSON.stringify({ machine, ...inference }, null, 2)}\n`,
+);
 process.stdout.write(
   `inference (${inference.concurrentEnvs} concurrent envs, ${inference.backend}): batched ` +
     `${inference.batched.median.toFixed(1)} actions/s  unbatched ${inference.unbatched.median.toFixed(1)} actions/s  ` +
