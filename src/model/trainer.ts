@@ -34,6 +34,12 @@ export interface TrainOptions {
   batchSize: number;
   /** Uniform [0, 1) source for shuffling. */
   random: () => number;
+  /**
+   * Keep making passes until at least this many updates were made (default 0: exactly `epochs`).
+   * TTI's first iterations keep a few dozen steps, one or two batches: a pass or two moves
+   * nothing, while 40–100 updates make them count (docs/model.md, "Few successes").
+   */
+  minUpdates?: number;
 }
 
 export interface TrainReport {
@@ -41,6 +47,8 @@ export interface TrainReport {
   loss: number;
   /** Samples trained on per epoch (steps whose action is a candidate). */
   samples: number;
+  /** Passes made over the samples (more than asked when minUpdates needed them). */
+  epochs: number;
   /** Steps whose action is not among the candidates rebuilt from their input. */
   skipped: number;
   updates: number;
@@ -105,7 +113,10 @@ export class BcTrainer {
     let lastEpochLoss = 0;
     let lastEpochUpdates = 0;
     let normSum = 0;
-    for (let epoch = 0; epoch < options.epochs; epoch++) {
+    const minUpdates = samples.length > 0 ? Math.max(0, options.minUpdates ?? 0) : 0;
+    let epochs = 0;
+    for (let epoch = 0; epoch < options.epochs || updates < minUpdates; epoch++) {
+      epochs += 1;
       const order = shuffle(samples.length, options.random);
       lastEpochLoss = 0;
       lastEpochUpdates = 0;
@@ -127,9 +138,10 @@ export class BcTrainer {
     return {
       loss: lastEpochUpdates > 0 ? lastEpochLoss / lastEpochUpdates : 0,
       samples: samples.length,
+      epochs,
       skipped,
       updates,
-      samplesPerSec: seconds > 0 ? (samples.length * options.epochs) / seconds : 0,
+      samplesPerSec: seconds > 0 ? (samples.length * epochs) / seconds : 0,
       gradNorm: updates > 0 ? normSum / updates : 0,
     };
   }

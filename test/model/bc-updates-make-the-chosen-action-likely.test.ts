@@ -87,6 +87,23 @@ test('steps whose action is not a candidate are skipped and counted', () => {
   policy.dispose();
 });
 
+test('minUpdates keeps making passes over a small set until that many updates were made', () => {
+  const policy = TfjsPolicy.create({ seed: 1, hidden: [8] });
+  const trainer = new BcTrainer(policy, { learningRate: 0.01, clipNorm: 1 });
+  const steps = PRODUCTS.map(([n, p]) => priceStep(n, p));
+  const report = trainer.train(steps, { epochs: 1, batchSize: 3, minUpdates: 5, random: seededRandom(1) });
+  assert.equal(report.updates, 6, 'two updates a pass, three passes');
+  assert.equal(report.epochs, 3);
+  const none = trainer.train([{ input: input(), action: 'Click [999]' }], {
+    epochs: 1,
+    batchSize: 3,
+    minUpdates: 5,
+    random: seededRandom(1),
+  });
+  assert.equal(none.updates, 0, 'nothing to learn from: no endless loop');
+  policy.dispose();
+});
+
 test('trainingSteps turns a trajectory into inputs with the history rebuilt from earlier replies', () => {
   const nodes = shopPage();
   const steps = trainingSteps({
