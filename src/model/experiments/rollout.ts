@@ -37,6 +37,8 @@ export interface RolloutOptions {
   seed: number;
   concurrency: number;
   heldOutOnly?: boolean;
+  /** Only these templates. */
+  templates?: string[];
   env?: BrowserEnvConfig;
   onEpisode?: (e: RolloutEpisode, done: number, total: number) => void;
 }
@@ -44,7 +46,7 @@ export interface RolloutOptions {
 export async function rollout(policy: TfjsPolicy, o: RolloutOptions): Promise<RolloutEpisode[]> {
   let all = readSplit(o.split);
   if (o.heldOutOnly) all = all.filter((t) => t.miniarena.held_out_template);
-  const tasks = selectTasks(all, { limit: o.limit });
+  const tasks = selectTasks(all, { limit: o.limit, templates: o.templates });
   const slots = await openSlots(o.concurrency, {
     split: o.split,
     env: { actionFormat: 'tti', horizon: o.horizon, ...o.env },
@@ -139,6 +141,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seed: 1,
     concurrency: 2,
     heldOutOnly: process.argv.includes('--held-out'),
+    templates: process.argv
+      .find((a) => a.startsWith('--templates='))
+      ?.slice('--templates='.length)
+      .split(','),
     onEpisode: (e, done, total) => {
       if (e.success || done % 20 === 0)
         process.stdout.write(
