@@ -103,6 +103,8 @@ export const Config = z.strictObject({
   /** the most kept trajectories the learner samples per iteration */
   actor_trajectories: PositiveInt.default(512),
   actor_epochs: PositiveInt.default(1),
+  /** passes over the kept steps continue until at least this many updates (few kept steps at first) */
+  min_updates: NonNegativeInt.default(50),
   capacity: PositiveInt.default(100000),
   iterations: PositiveInt.default(10),
   /** the interaction horizon per iteration (TTI: 10, then 20, 20, then 30); the last entry repeats */

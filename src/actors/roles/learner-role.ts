@@ -94,7 +94,11 @@ export const learnerRole: RoleMain = async (ctx) => {
     let skipped = 0;
     let trained = 0;
     let busyMs = 0;
-    for (let epoch = 0; epoch < ctx.config.actor_epochs; epoch++) {
+    // A handful of kept trajectories makes one or two batches: one pass would barely move the
+    // policy, so passes repeat until `min_updates` updates (docs/model.md measured ~40 needed).
+    const updatesPerEpoch = Math.max(1, Math.ceil(steps.length / batchSize));
+    const epochs = Math.max(ctx.config.actor_epochs, Math.ceil(ctx.config.min_updates / updatesPerEpoch));
+    for (let epoch = 0; epoch < epochs; epoch++) {
       const order = random.sample(steps, steps.length);
       for (let at = 0; at < order.length; at += batchSize * CHUNK_BATCHES) {
         const chunk = order.slice(at, at + batchSize * CHUNK_BATCHES);
