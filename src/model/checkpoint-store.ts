@@ -60,6 +60,11 @@ function fsyncDir(dir: string): void {
 }
 
 export class CheckpointStore {
+  /** The folder of one version's checkpoint. */
+  pathOf(policyVersion: number): string {
+    return path.join(this.dir, folderOf(policyVersion));
+  }
+
   constructor(
     readonly dir: string,
     readonly keep: number,

@@ -2,6 +2,7 @@
 // dense features and hashed token embeddings (with elementwise task × candidate interactions),
 // plus a fixed log-prior that gives each action kind equal mass at init; a softmax over one
 // observation's candidates is the policy. One batched forward pass scores a whole batch.
+import { SeededRandom } from '../curriculum/random.js';
 import { buildCandidateSet, type Candidate } from './candidates.js';
 import { BAG, DENSE_SIZE, featurize, type ObservationFeatures } from './features.js';
 import { registerGradients, tf } from './tf.js';
@@ -33,16 +34,9 @@ export function inputWidth(o: PolicyOptions): number {
   return DENSE_SIZE + 6 * o.embedDim;
 }
 
-/** mulberry32: a small seeded PRNG for reproducible initialisation. */
+/** A seeded stream (mulberry32, the run's own) for reproducible initialisation. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return new SeededRandom(seed).next;
 }
 
 function normals(n: number, scale: number, random: () => number): Float32Array {

@@ -35,7 +35,7 @@ function latestCheckpoint(runDir: string): { dir: string; version: number } {
     );
   }
   const version = loaded.manifest.policyVersion;
-  return { dir: path.join(store.dir, `v${String(version).padStart(8, '0')}`), version };
+  return { dir: store.pathOf(version), version };
 }
 
 export async function evaluate(args: EvalArgs): Promise<number> {
