@@ -111,4 +111,8 @@ test('an iteration collects, trains on kept trajectories, publishes weights that
   const lines = readFileSync(path.join(run.runDir, 'logs', inferenceLog), 'utf8');
   assert.match(lines, /weights v1 swapped in/);
   assert.match(lines, /tfjs backend|backend/i);
+  // An idle inference worker swaps as the weights arrive: the supervisor, which waits for that
+  // version before the eval, never ran into its timeout.
+  const supervisorLog = readFileSync(path.join(run.runDir, 'logs', 'supervisor.jsonl'), 'utf8');
+  assert.doesNotMatch(supervisorLog, /did not report weights/);
 });

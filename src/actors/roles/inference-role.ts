@@ -78,9 +78,13 @@ export const inferenceRole: RoleMain = async (ctx) => {
 
   // Weights that arrived while a batch ran wait here; only the newest matters.
   let incoming: { message: WeightsMessage; frames: Buffer[] } | null = null;
+  let answering = false;
   void weights.serve(({ message, raw }) => {
     if (message.policyVersion <= policyVersion) return;
     incoming = { message, frames: raw };
+    // Idle between batches (as between a rollout and the next, when the supervisor waits for this
+    // version): swap now rather than at the next request, which would come only after the wait.
+    if (!answering) swapWeights();
   });
   const swapWeights = (): void => {
     if (incoming === null) return;
@@ -105,6 +109,14 @@ export const inferenceRole: RoleMain = async (ctx) => {
   let slowMs = 0;
   const answer = async (batch: Pending[]): Promise<void> => {
     swapWeights();
+    answering = true;
+    try {
+      await answerBatch(batch);
+    } finally {
+      answering = false;
+    }
+  };
+  const answerBatch = async (batch: Pending[]): Promise<void> => {
     ctx.setBusy(true);
     if (slowMs > 0) await sleep(slowMs);
     const started = performance.now();
