@@ -162,7 +162,10 @@ await yargs(hideBin(process.argv))
           type: 'number',
           describe: 'answers before one is final (default: eval_min_try)',
         })
-        .option('limit', { type: 'number', describe: 'the first N tasks of the split' })
+        .option('limit', {
+          type: 'number',
+          describe: "a seeded subset of N tasks: the one training's periodic eval uses (eval_tasks = N)",
+        })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
         .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
@@ -171,7 +174,10 @@ await yargs(hideBin(process.argv))
           '$0 eval --run-dir runs/quick --json',
           "the run's latest checkpoint on MiniArena's test split",
         )
-        .example('$0 eval --untrained --limit 60', 'a fresh policy on the first 60 test tasks')
+        .example(
+          '$0 eval --untrained --limit 60',
+          'a fresh policy on the 60 test tasks a run with eval_tasks 60 evaluates',
+        )
         .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check"),
     (argv) =>
       exitWith(async () =>
