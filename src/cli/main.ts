@@ -103,7 +103,10 @@ await yargs(hideBin(process.argv))
         .option('preset', { type: 'string', array: true, default: [] as string[] })
         .option('config', { type: 'string' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
-        .option('eval-limit', { type: 'number', describe: 'evaluate on the first N test tasks' })
+        .option('eval-limit', {
+          type: 'number',
+          describe: 'evaluate on a seeded subset of N test tasks (as eval --limit)',
+        })
         .option('arms', {
           type: 'string',
           array: true,
