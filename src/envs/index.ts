@@ -26,6 +26,7 @@ export type {
   EpisodeRunInfo,
   EpisodeSummary,
   StepRecord,
+  SummarySource,
 } from './record.js';
 export { summarizeEpisode, writeEpisodeRecord } from './record.js';
 export { originsOf, WEBARENA_PLACEHOLDERS } from './tasks/hosts.js';

@@ -115,7 +115,27 @@ export interface EpisodeSummary {
   durationMs: number;
 }
 
-export function summarizeEpisode(record: EpisodeRecord): EpisodeSummary {
+/** What a summary is made from: a record, or as much of one as an older record has. */
+export interface SummarySource {
+  episodeId: string;
+  task: {
+    id: string;
+    intent: string;
+    sites: string[];
+    source: { file: string };
+    template?: string | null;
+    tier?: number | null;
+  };
+  run?: EpisodeRunInfo;
+  steps: readonly { policyVersion?: number; screenshotFile?: string }[];
+  verdict: Pick<Verdict, 'success' | 'score' | 'status' | 'why'>;
+  endReason: EndReason;
+  answer: string;
+  startedAt: string;
+  durationMs: number;
+}
+
+export function summarizeEpisode(record: SummarySource): EpisodeSummary {
   const versions = record.steps.flatMap((s) => (s.policyVersion === undefined ? [] : [s.policyVersion]));
   return {
     episodeId: record.episodeId,
