@@ -379,6 +379,9 @@ async function runLoop() {
 await pollRun();
 await poll();
 const wanted = fromHash();
-if (wanted && state.ids.has(wanted.id)) await openEpisode(wanted.id, wanted.step);
+if (wanted && state.ids.has(wanted.id)) {
+  await openEpisode(wanted.id, wanted.step);
+  document.querySelector('#episodes tr.picked')?.scrollIntoView({ block: 'center' });
+}
 setTimeout(loop, state.pollMs);
 setTimeout(runLoop, state.pollMs * 2);
