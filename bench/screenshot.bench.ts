@@ -68,9 +68,17 @@ export async function screenshotBench(options: ScreenshotBenchOptions = {}): Pro
     for (const [, side] of sides) {
       await side.start(start);
       for (let s = 0; s < 5; s++) await side.step(s); // warm-up
+      await side.end();
     }
     for (let round = 0; round < opts.rounds; round++) {
-      const first = 5 + round * opts.stepsPerRound;
+      const first = round * opts.stepsPerRound;
+      // A fresh episode every 10 rounds (untimed), as the env bench does.
+      if (round % 10 === 0) {
+        for (const [, side] of sides) {
+          if (round > 0) await side.end();
+          await side.start(start);
+        }
+      }
       for (const [name, side] of round % 2 === 0 ? sides : [...sides].reverse()) {
         const t0 = performance.now();
         for (let s = first; s < first + opts.stepsPerRound; s++) await side.step(s);
