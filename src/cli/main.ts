@@ -145,6 +145,46 @@ await yargs(hideBin(process.argv))
       ),
   )
   .command(
+    'view',
+    "browse a run's episodes step by step in a local web page (127.0.0.1); follows a live run",
+    (y) =>
+      y
+        .option('run-dir', {
+          type: 'string',
+          demandOption: true,
+          describe: 'a run directory or an eval --out-dir',
+        })
+        .option('port', { type: 'number', default: 7900, describe: 'port on 127.0.0.1 (0: any free port)' })
+        .option('poll', {
+          type: 'number',
+          default: 2000,
+          describe: "ms between the page's looks for new episodes",
+        })
+        .example('$0 view --run-dir runs/quick', 'then open http://127.0.0.1:7900/')
+        .example('$0 view --run-dir runs/quick --port 0', 'on any free port (printed)'),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/view.js')).view({
+          runDir: argv['run-dir'],
+          port: argv.port,
+          pollMs: argv.poll,
+        }),
+      ),
+  )
+  .command(
+    'report',
+    'write a self-contained HTML report of a run: PNG plots of its metrics and the eval table by tier and template',
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('out', { type: 'string', describe: 'output folder (default: RUN_DIR/report)' })
+        .example('$0 report --run-dir runs/quick', 'runs/quick/report/index.html and its PNGs'),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/report.js')).report({ runDir: argv['run-dir'], out: argv.out }),
+      ),
+  )
+  .command(
     'eval',
     "evaluate a policy greedily on a task split: a checkpoint, a run's latest, or an untrained one",
     (y) =>
