@@ -127,6 +127,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
   process.on('SIGTERM', () => void stop(5000, 'SIGTERM'));
   process.on('SIGINT', () => void stop(5000, 'SIGINT'));
 
+  const early: RoleCommand[] = [];
   const counters: Record<string, number> = {};
   const labels: Record<string, string> = {};
   let lastHeardFromSupervisor = Date.now();
@@ -151,7 +152,10 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
           if (message.command === 'shutdown')
             await stop(message.deadlineMs, 'shutdown requested by the supervisor');
           else if (message.command === 'fault') injectFault(message.fault);
-          else if (role?.onCommand) role.onCommand(message);
+          // A command can arrive between `registered` and the role being up (a learner loading
+          // its checkpoint): it waits for the role rather than being lost.
+          else if (role === null) early.push(message);
+          else if (role.onCommand) role.onCommand(message);
           else log.warn(`ignored a '${message.command}' command: the ${args.role} role has no use for it`);
           return;
       }
@@ -243,6 +247,10 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     return new Promise<never>(() => undefined);
   }
   log.info(`${args.role} role started`);
+  for (const command of early.splice(0)) {
+    if (role.onCommand) role.onCommand(command);
+    else log.warn(`ignored a '${command.command}' command: the ${args.role} role has no use for it`);
+  }
   // The process lives until a command, a signal or the supervisor's absence ends it.
   return new Promise<never>(() => {
     setInterval(() => undefined, 1 << 30);

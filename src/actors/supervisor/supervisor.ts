@@ -230,13 +230,19 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   };
   let runView: RunView = { ...progress, state: 'starting', reason: null };
   // state.json: what status shows and what --resume continues from. Eval runs keep their own.
+  // `iteration` is the last *completed* one (the loop's state); the one under way is only shown,
+  // or a resume would skip it.
   const saveState = (view: RunView): void => {
     runView = view;
     progress = { iteration: view.iteration, policyVersion: view.policyVersion, horizon: view.horizon };
-    writeFileAtomic(
-      runDir.state,
-      `${JSON.stringify({ ...loopState, ...progress, state: view.state, reason: view.reason }, null, 2)}\n`,
-    );
+    const saved = {
+      ...progress,
+      ...loopState,
+      inProgress: progress.iteration,
+      state: view.state,
+      reason: view.reason,
+    };
+    writeFileAtomic(runDir.state, `${JSON.stringify(saved, null, 2)}\n`);
   };
   const metricsFile = path.join(runDir.root, 'metrics.jsonl');
   if (mode.kind === 'train') trimMetrics(metricsFile, loopState.iteration);
