@@ -15,6 +15,7 @@ import {
   WEBARENA_SITES,
   type WebArenaSite,
 } from '../../envs/miniarena/index.js';
+import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/process-table.js';
 import {
   type EpisodeResultMessage,
   Inbound,
@@ -29,6 +30,9 @@ const TASK_REQUEST_TIMEOUT_MS = 5000;
 /** How long replay and the supervisor have to acknowledge, and how often the env asks again. */
 const ACK_TIMEOUT_MS = 10000;
 const ACK_ATTEMPTS = 6;
+const ACT_RESEND_MS = 5000;
+const EPISODE_ATTEMPTS = 2;
+const EPISODE_RETRY_MS = 1000;
 /** WebArena's viewport, in CSS pixels. */
 const VIEWPORT = { width: 1280, height: 720 };
 
@@ -92,6 +96,22 @@ async function webHost(
 }
 
 export const envRole: RoleMain = async (ctx) => {
+  // A predecessor's Chromium that outlived it goes first; this worker's own is recorded for its successor.
+  const runDir = ctx.runDir;
+  if (runDir !== null) {
+    const killed = reapBrowsers(runDir, ctx.workerId);
+    if (killed.length > 0) ctx.log.warn(`killed ${killed.length} Chromium process(es) a predecessor left`);
+  }
+  let recorded = '';
+  const recordOwnBrowsers = (): void => {
+    if (runDir === null) return;
+    const browsers = ownBrowsers();
+    const now = JSON.stringify(browsers.map((b) => b.pid));
+    if (now === recorded) return;
+    recordBrowsers(runDir, ctx.workerId, browsers);
+    ctx.log.info(`Chromium pid(s) ${now} recorded in ${runDir}/pids`);
+    recorded = now;
+  };
   const { hosts, authDir, arena } = await webHost(ctx);
   const env = await BrowserEnv.launch({
     actionFormat: ctx.config.env.action_format,
@@ -101,6 +121,8 @@ export const envRole: RoleMain = async (ctx) => {
     observation: { screenshot: ctx.config.env.screenshot },
     ...(ctx.config.env.record_episodes && ctx.runDir ? { recordDir: path.join(ctx.runDir, 'episodes') } : {}),
   });
+
+  recordOwnBrowsers();
 
   const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, ctx.rejected, ctx.tuning);
   taskChannel.connect(ctx.endpoints.tasks);
@@ -148,6 +170,21 @@ export const envRole: RoleMain = async (ctx) => {
     throw new Error(`replay never acknowledged trajectory ${trajectory.episodeId}`);
   };
 
+  /**
+   * A request that reached an inference worker as it was killed is lost with it: it is sent again
+   * every ACT_RESEND_MS (to whichever worker is up) until act_timeout_ms; the first reply counts.
+   */
+  const askInference = async (request: object, matches: Parameters<typeof act.request>[1]) => {
+    const deadline = Date.now() + ctx.config.env.act_timeout_ms;
+    for (let attempt = 1; ; attempt++) {
+      const left = deadline - Date.now();
+      if (left <= 0 || (attempt > 1 && !running)) return null;
+      const reply = await act.request(request, matches, Math.min(ACT_RESEND_MS, left));
+      if (reply !== null) return reply;
+      count('actResends');
+    }
+  };
+
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const task = taskFor(assignment);
     const started = Date.now();
@@ -157,13 +194,15 @@ export const envRole: RoleMain = async (ctx) => {
       minTry: assignment.minTry,
       episodeId: assignment.episodeId,
     });
+    // reset relaunches a Chromium that died: the record follows.
+    recordOwnBrowsers();
     const versions: number[] = [];
     const seen: WireObservation[] = [];
     const history: string[] = [];
     for (let step = 0; observation !== null; step++) {
       const wire = toWire(observation);
       seen.push(wire);
-      const reply = await act.request(
+      const reply = await askInference(
         {
           type: 'act_request',
           episodeId: assignment.episodeId,
@@ -175,7 +214,6 @@ export const envRole: RoleMain = async (ctx) => {
           greedy: assignment.greedy,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
-        ctx.config.env.act_timeout_ms,
       );
       if (reply === null) {
         await env.abandon();
@@ -272,15 +310,21 @@ export const envRole: RoleMain = async (ctx) => {
         continue;
       }
       ctx.setBusy(true);
-      try {
-        await runEpisode(reply.message, id);
-      } catch (error) {
-        // One bad episode (a page that hangs, a task that does not load) must not stop the worker.
-        count('errors');
-        ctx.log.warn(`episode ${reply.message.episodeId} failed: ${(error as Error).message}`);
-      } finally {
-        ctx.setBusy(false);
+      // One bad episode (a page that hangs, a task that does not load) must not stop the worker. A
+      // failure is often passing (a peer restarting), and the supervisor hands the episode to
+      // someone else only once it is long overdue: it is tried again here first, under its own id.
+      for (let attempt = 1; attempt <= EPISODE_ATTEMPTS && running; attempt++) {
+        try {
+          await runEpisode(reply.message, id);
+          break;
+        } catch (error) {
+          count('errors');
+          const again = attempt < EPISODE_ATTEMPTS && running ? '; trying it again' : '';
+          ctx.log.warn(`episode ${reply.message.episodeId} failed: ${(error as Error).message}${again}`);
+          if (again) await sleep(EPISODE_RETRY_MS);
+        }
       }
+      ctx.setBusy(false);
     }
   })();
 

@@ -6,6 +6,7 @@ import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../log/logger.js';
 import { cliEntry } from '../../paths.js';
+import { reapBrowsers } from '../../run/process-table.js';
 import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../protocol.js';
 import { backoffMs, intensityExceeded, type RestartPolicy, restartsInWindow } from './restart-policy.js';
 
@@ -65,6 +66,14 @@ interface State {
 
 const TICK_MS = 200;
 const STDERR_TAIL_LINES = 20;
+
+/** Chromium an env worker recorded and left alive (a wedged browser outlives its pipe) is killed. */
+function reapLeftBrowsers(spec: WorkerSpec, env: WorkerEnv): void {
+  if (spec.role !== 'env') return;
+  const killed = reapBrowsers(env.runDir, spec.id);
+  if (killed.length > 0)
+    env.log.warn(`${spec.id}: killed ${killed.length} Chromium process(es) it left: ${killed.join(', ')}`);
+}
 
 function killGroup(pid: number | null): void {
   if (pid === null) return;
@@ -153,6 +162,8 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
       switch (msg.kind) {
         case 'spawn':
           if (state.state === 'stopping' || state.state === 'stopped') return state;
+          // What a predecessor left (e.g. under a supervisor that was killed) goes before it starts.
+          reapLeftBrowsers(spec, env);
           return startChild(state, ctx.self);
 
         case 'register':
@@ -229,8 +240,9 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
         case 'exited': {
           if (msg.generation !== state.generation) return state;
           const how = msg.signal !== null ? `killed by ${msg.signal}` : `exited with code ${msg.code}`;
-          // Reap anything the child left in its group.
+          // Reap anything the child left in its group, and the browsers it started outside it.
           killGroup(state.pid);
+          reapLeftBrowsers(spec, env);
           env.onExit?.(spec);
           if (state.state === 'stopping' || state.state === 'stopped') {
             env.log.info(`${spec.id}: ${how}`);
