@@ -183,6 +183,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
         void control.send({ type: 'no_such_message', workerId: args.workerId }).catch(() => undefined);
         return;
       case 'slow':
+      case 'host-down':
         role?.injectFault?.(fault);
         return;
     }

@@ -363,6 +363,18 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
           .catch(() => undefined);
         return;
       }
+      if (message.type === 'episode_returned') {
+        if (queue.giveBack(message.episodeId, message.workerId)) {
+          log.warn(
+            `${message.workerId} gave back ${message.episodeId} (${message.reason}); another worker gets it`,
+          );
+          publish('requeue', `${message.episodeId} of ${message.workerId} requeued: ${message.reason}`);
+        }
+        await tasks
+          .sendTo(peer, { type: 'result_ack', requestId: message.requestId, episodeId: message.episodeId })
+          .catch(() => undefined);
+        return;
+      }
       const spec = shutdown === null ? queue.next(message.workerId) : null;
       if (spec === null) {
         await tasks

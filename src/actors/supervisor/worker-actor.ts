@@ -75,6 +75,8 @@ function reapLeftBrowsers(spec: WorkerSpec, env: WorkerEnv): void {
     env.log.warn(`${spec.id}: killed ${killed.length} Chromium process(es) it left: ${killed.join(', ')}`);
 }
 
+const hostDown = (stats: WorkerStats): boolean => (stats.counters.hostDown ?? 0) > 0;
+
 function killGroup(pid: number | null): void {
   if (pid === null) return;
   try {
@@ -200,7 +202,13 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
             ...state,
             lastHeartbeatAt: now,
             stats: msg.stats,
-            state: state.state === 'unhealthy' ? 'ready' : state.state,
+            // An env worker whose web host does not answer is alive but unhealthy until it does.
+            state:
+              state.state === 'ready' || state.state === 'unhealthy'
+                ? hostDown(msg.stats)
+                  ? 'unhealthy'
+                  : 'ready'
+                : state.state,
           };
 
         case 'error':
@@ -212,14 +220,15 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
 
         case 'tick': {
           if (
-            state.state === 'ready' &&
+            (state.state === 'ready' || (state.state === 'unhealthy' && hostDown(state.stats))) &&
             state.lastHeartbeatAt !== null &&
             now - state.lastHeartbeatAt > heartbeatTimeoutMs
           ) {
             const why = `no heartbeat for ${now - state.lastHeartbeatAt} ms`;
             env.log.warn(`${spec.id}: ${why}; killing pid ${state.pid}`);
             killGroup(state.pid);
-            return { ...state, state: 'unhealthy', lastError: why };
+            const stats = { ...state.stats, counters: { ...state.stats.counters, hostDown: 0 } };
+            return { ...state, state: 'unhealthy', lastError: why, stats };
           }
           if ((state.state === 'starting' || state.state === 'restarting') && state.pid !== null) {
             if (now - state.spawnedAt > registerTimeoutMs) {
