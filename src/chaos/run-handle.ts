@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { curveFor } from '../actors/curve.js';
 import type { StatusSnapshot } from '../actors/protocol.js';
 import { isAlive, StatusClient } from '../cli/status-client.js';
 import { cliEntry } from '../paths.js';
@@ -54,7 +55,7 @@ export class RunHandle {
     if (info === null) return null;
     if (this.client === null || this.client.info.pid !== info.pid) {
       this.client?.close();
-      this.client = new StatusClient(info);
+      this.client = new StatusClient(info, curveFor(info.statusEndpoint, this.runDir.root));
     }
     const reply = await this.client.request({ type: 'status_request' }, STATUS_TIMEOUT_MS);
     return reply?.type === 'status_reply' ? reply.snapshot : null;
@@ -85,7 +86,7 @@ export class RunHandle {
   async stop(timeoutMs: number): Promise<boolean> {
     const info = this.supervisor();
     if (info === null) return true;
-    const client = new StatusClient(info);
+    const client = new StatusClient(info, curveFor(info.statusEndpoint, this.runDir.root));
     try {
       await client.request(
         { type: 'stop_request', token: readRunToken(this.runDir.token) },

@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/logger.js';
+import { type CurveKeys, curveFor } from '../curve.js';
 import {
   type CommandMessage,
   type Endpoints,
@@ -72,7 +73,20 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     consoleLevel: args.runDir === null ? 'info' : null,
   });
   const rejected = new RejectedFrames((message) => log.warn(message));
-  const tuning: SocketTuning = { lingerMs: 200, heartbeatIntervalMs: 1000, heartbeatTimeoutMs: 5000 };
+  // A control endpoint off loopback means the run's sockets use CURVE: the keys are in the run directory.
+  let curve: CurveKeys | undefined;
+  try {
+    curve = curveFor(args.controlEndpoint, args.runDir);
+  } catch (error) {
+    process.stderr.write(`${args.workerId}: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const tuning: SocketTuning = {
+    lingerMs: 200,
+    heartbeatIntervalMs: 1000,
+    heartbeatTimeoutMs: 5000,
+    ...(curve ? { curve } : {}),
+  };
   const control = Channel.create('control', 'dealer', Inbound.controlToWorker, rejected, tuning);
   control.connect(args.controlEndpoint);
 

@@ -13,6 +13,7 @@ import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import type { Logger } from '../../log/logger.js';
 import { projectRoot } from '../../paths.js';
 import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/run-dir.js';
+import { curveKeysFile, ensureCurveKeys, needsCurve } from '../curve.js';
 import {
   type Endpoints,
   Inbound,
@@ -181,6 +182,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     fault: ids('fault'),
   });
   if (note) log.warn(note);
+  // Sockets other machines can reach are encrypted, with keys only the run directory holds.
+  const curve = needsCurve(endpoints.control) ? ensureCurveKeys(runDir.root) : undefined;
+  if (curve) log.info(`sockets are off loopback: CURVE, keys in ${curveKeysFile(runDir.root)} (0600)`);
 
   const mode: RunMode = options.mode ?? { kind: 'train' };
   const trainFile = path.resolve(config.tasks.train ?? DEFAULT_TASKS.train);
@@ -200,6 +204,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     lingerMs: config.transport.linger_ms,
     heartbeatIntervalMs: 1000,
     heartbeatTimeoutMs: 5000,
+    ...(curve ? { curve } : {}),
   };
   const control = Channel.create('control', 'router', Inbound.controlToSupervisor, rejected, tuning);
   const tasks = Channel.create('tasks', 'router', Inbound.tasksToSupervisor, rejected, tuning);
