@@ -145,12 +145,12 @@ export async function serveShop(products: number): Promise<{ origin: string; ser
 }
 
 /** The name of step s's target: "Next page" every NAVIGATE_EVERY steps, else an in-view "Add #k to cart". */
-function targetOf(s: number): { role: string; name: string } {
+export function targetOf(s: number): { role: string; name: string } {
   if (s % NAVIGATE_EVERY === NAVIGATE_EVERY - 1) return { role: 'link', name: 'Next page' };
   return { role: 'button', name: `Add #${(s * 7) % IN_VIEW} to cart` };
 }
 
-const addsIn = (from: number, steps: number) => {
+export const addsIn = (from: number, steps: number) => {
   let n = 0;
   for (let s = from; s < from + steps; s++) if (targetOf(s).role === 'button') n++;
   return n;
@@ -161,7 +161,7 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)]!;
 };
 
-interface Side {
+export interface Side {
   kind: 'ours' | 'bare';
   /** Opens a fresh episode on the start page (untimed). */
   start(url: string): Promise<void>;
@@ -175,7 +175,7 @@ interface Side {
 // ---------------------------------------------------------------------------------------------
 // Ours: BrowserEnv, WebArena action format, actions handed over already parsed.
 
-function oursSide(env: BrowserEnv): Side {
+export function oursSide(env: BrowserEnv): Side {
   let obs: Observation | null = null;
   const task = (url: string): Task => ({
     kind: 'webarena',

@@ -6,6 +6,7 @@ import { projectRoot } from '../src/paths.js';
 import { envBench } from './env.bench.js';
 import { inferenceBench } from './inference.bench.js';
 import { miniarenaBench } from './miniarena.bench.js';
+import { screenshotBench } from './screenshot.bench.js';
 import { transportBench } from './transport.bench.js';
 
 const resultsDir = path.join(projectRoot, 'bench', 'results');
@@ -39,6 +40,17 @@ process.stdout.write(
   `env (${env.page.axNodes} AX nodes, observe + act): ours ${env.ours.stepsPerS.toFixed(2)} steps/s  ` +
     `bare playwright-core ${env.bare.stepsPerS.toFixed(2)} steps/s  ratio ${env.ratio.toFixed(3)} ` +
     `(paired ${env.pairedRatio.toFixed(3)}, floor ${env.floor})\n`,
+);
+
+const shots = await screenshotBench();
+writeFileSync(
+  path.join(resultsDir, 'screenshot.json'),
+  `${JSON.stringify({ machine, ...shots }, null, 2)}\n`,
+);
+process.stdout.write(
+  `screenshot (JPEG, 1280×720) per env step: +${shots.step.costMs.toFixed(0)} ms on ${shots.step.offMs.toFixed(0)} ms ` +
+    `(${pct(shots.step.costFraction)}; opt-in for training above ${pct(shots.threshold)}); alone ` +
+    `${shots.alone.map((a) => `${a.page} ${a.medianMs.toFixed(0)} ms`).join(', ')}\n`,
 );
 
 const arena = await miniarenaBench();

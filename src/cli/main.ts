@@ -103,7 +103,10 @@ await yargs(hideBin(process.argv))
         .option('preset', { type: 'string', array: true, default: [] as string[] })
         .option('config', { type: 'string' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
-        .option('eval-limit', { type: 'number', describe: 'evaluate on the first N test tasks' })
+        .option('eval-limit', {
+          type: 'number',
+          describe: 'evaluate on a seeded subset of N test tasks (as eval --limit)',
+        })
         .option('arms', {
           type: 'string',
           array: true,
@@ -142,6 +145,46 @@ await yargs(hideBin(process.argv))
       ),
   )
   .command(
+    'view',
+    "browse a run's episodes step by step in a local web page (127.0.0.1); follows a live run",
+    (y) =>
+      y
+        .option('run-dir', {
+          type: 'string',
+          demandOption: true,
+          describe: 'a run directory or an eval --out-dir',
+        })
+        .option('port', { type: 'number', default: 7900, describe: 'port on 127.0.0.1 (0: any free port)' })
+        .option('poll', {
+          type: 'number',
+          default: 2000,
+          describe: "ms between the page's looks for new episodes",
+        })
+        .example('$0 view --run-dir runs/quick', 'then open http://127.0.0.1:7900/')
+        .example('$0 view --run-dir runs/quick --port 0', 'on any free port (printed)'),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/view.js')).view({
+          runDir: argv['run-dir'],
+          port: argv.port,
+          pollMs: argv.poll,
+        }),
+      ),
+  )
+  .command(
+    'report',
+    'write a self-contained HTML report of a run: PNG plots of its metrics and the eval table by tier and template',
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('out', { type: 'string', describe: 'output folder (default: RUN_DIR/report)' })
+        .example('$0 report --run-dir runs/quick', 'runs/quick/report/index.html and its PNGs'),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/report.js')).report({ runDir: argv['run-dir'], out: argv.out }),
+      ),
+  )
+  .command(
     'eval',
     "evaluate a policy greedily on a task split: a checkpoint, a run's latest, or an untrained one",
     (y) =>
@@ -162,7 +205,10 @@ await yargs(hideBin(process.argv))
           type: 'number',
           describe: 'answers before one is final (default: eval_min_try)',
         })
-        .option('limit', { type: 'number', describe: 'the first N tasks of the split' })
+        .option('limit', {
+          type: 'number',
+          describe: "a seeded subset of N tasks: the one training's periodic eval uses (eval_tasks = N)",
+        })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
         .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
@@ -171,7 +217,10 @@ await yargs(hideBin(process.argv))
           '$0 eval --run-dir runs/quick --json',
           "the run's latest checkpoint on MiniArena's test split",
         )
-        .example('$0 eval --untrained --limit 60', 'a fresh policy on the first 60 test tasks')
+        .example(
+          '$0 eval --untrained --limit 60',
+          'a fresh policy on the 60 test tasks a run with eval_tasks 60 evaluates',
+        )
         .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check"),
     (argv) =>
       exitWith(async () =>

@@ -58,8 +58,14 @@ export const EnvConfig = z
     action_timeout_ms: PositiveInt.default(30000),
     /** cap on a whole episode */
     episode_timeout_ms: PositiveInt.default(600000),
-    /** JPEG screenshots in observations and episode records */
-    screenshot: z.boolean().default(false),
+    /**
+     * JPEG screenshots in episode records (for `tti-run view`): true for every episode, 'eval' for
+     * eval episodes only, false for none. A screenshot costs ≈30–100 ms on a ≈120 ms step
+     * (bench/screenshot.bench.ts), so collection episodes go without unless asked.
+     */
+    screenshot: z
+      .union([z.boolean(), z.literal('eval')], { error: 'expected true, false or "eval"' })
+      .default('eval'),
     /** write each episode's record (steps, verdict) under RUN_DIR/episodes/ */
     record_episodes: z.boolean().default(true),
     /** how long an env worker waits for inference to answer one step */

@@ -12,8 +12,16 @@ import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
 import { combineVerdicts, errorMessage } from './evaluators/verdict.js';
 import type { ElementRef } from './observation/ax-tree.js';
 import { type Observation, type ObservationOptions, observe } from './observation/observe.js';
-import { type EndReason, type EpisodeRecord, type StepRecord, writeEpisodeRecord } from './record.js';
+import {
+  type ActedElement,
+  type EndReason,
+  type EpisodeRecord,
+  type EpisodeRunInfo,
+  type StepRecord,
+  writeEpisodeRecord,
+} from './record.js';
 import { unresolvedPlaceholders } from './tasks/hosts.js';
+import type { TaskLabel } from './tasks/labels.js';
 import type { Task } from './tasks/task.js';
 
 export interface BrowserEnvConfig {
@@ -50,6 +58,17 @@ export interface ResetOptions {
   horizon?: number;
   minTry?: number;
   episodeId?: string;
+  /** Screenshots for this episode, overriding `observation.screenshot` (eval episodes, say). */
+  screenshot?: boolean;
+  /** Where the episode sits in a run; kept in the record. */
+  run?: EpisodeRunInfo;
+  /** The task's template and tier; kept in the record. */
+  labels?: TaskLabel;
+}
+
+export interface StepInfo {
+  /** The policy version that chose this action; kept in the step's record. */
+  policyVersion?: number;
 }
 
 export interface StepResult {
@@ -93,6 +112,9 @@ interface Episode {
   actions: Action[];
   steps: StepRecord[];
   screenshots: Map<number, Buffer>;
+  observationOptions: ObservationOptions;
+  run: EpisodeRunInfo | undefined;
+  labels: TaskLabel | undefined;
   lastAnswer: string | null;
   blocked: string[];
   startedAt: number;
@@ -167,7 +189,15 @@ export class BrowserEnv {
       const horizon = opts.horizon ?? this.config.horizon ?? 30;
       const minTry = Math.max(1, opts.minTry ?? this.config.minTry ?? 1);
       const startedAt = Date.now();
-      const obs = await withTimeout(this.observeNow(session), this.actionTimeoutMs, 'the first observation');
+      const observationOptions: ObservationOptions = {
+        ...this.config.observation,
+        ...(opts.screenshot === undefined ? {} : { screenshot: opts.screenshot }),
+      };
+      const obs = await withTimeout(
+        this.observeNow(session, observationOptions),
+        this.actionTimeoutMs,
+        'the first observation',
+      );
       this.episode = {
         id: opts.episodeId ?? randomUUID(),
         task,
@@ -180,6 +210,9 @@ export class BrowserEnv {
         actions: [],
         steps: [],
         screenshots: new Map(),
+        observationOptions,
+        run: opts.run,
+        labels: opts.labels,
         lastAnswer: null,
         blocked,
         startedAt,
@@ -192,10 +225,10 @@ export class BrowserEnv {
   }
 
   /** Observes; a navigation that lands mid-observation gets the page a moment to load, then a retry (as WebArena does). */
-  private async observeNow(session: EpisodeSession) {
+  private async observeNow(session: EpisodeSession, options: ObservationOptions) {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await observe(session.current, await session.client(), this.config.observation ?? {});
+        return await observe(session.current, await session.client(), options);
       } catch (e) {
         if (attempt >= 2 || session.crashed || session.current.isClosed()) throw e;
         if (!(await session.settle(this.config.loadCapMs ?? 10_000, this.config.quietMs)))
@@ -209,7 +242,7 @@ export class BrowserEnv {
   }
 
   /** Takes the model's reply (or an already parsed action) and advances the episode one step. */
-  async step(replyOrAction: string | Action): Promise<StepResult> {
+  async step(replyOrAction: string | Action, info: StepInfo = {}): Promise<StepResult> {
     const ep = this.episode;
     if (!ep) throw new Error('step() before reset(): start an episode with reset(task) first');
     const reply = typeof replyOrAction === 'string' ? replyOrAction : null;
@@ -227,7 +260,10 @@ export class BrowserEnv {
       startedAt: new Date(started).toISOString(),
       actMs: 0,
       observeMs: 0,
+      ...(info.policyVersion === undefined ? {} : { policyVersion: info.policyVersion }),
     };
+    if ('elementId' in action && action.elementId !== undefined)
+      step.target = actedElement(ep.observation, action.elementId);
     if (ep.observation.screenshot) {
       step.screenshotFile = `step-${String(step.index).padStart(3, '0')}.jpg`;
       ep.screenshots.set(step.index, ep.observation.screenshot);
@@ -292,7 +328,7 @@ export class BrowserEnv {
     try {
       const left = (this.config.episodeTimeoutMs ?? 600_000) - (t0 - ep.startedAt);
       const obs = await withTimeout(
-        this.observeNow(ep.session),
+        this.observeNow(ep.session, ep.observationOptions),
         Math.max(1, Math.min(this.actionTimeoutMs, left)),
         'observing the page',
       );
@@ -383,7 +419,9 @@ export class BrowserEnv {
         sites: ep.task.sites,
         startUrls: ep.task.startUrls,
         source: ep.task.source,
+        ...ep.labels,
       },
+      ...(ep.run ? { run: ep.run } : {}),
       horizon: ep.horizon,
       minTry: ep.minTry,
       actionFormat: this.format,
@@ -411,6 +449,12 @@ export class BrowserEnv {
     await this.abandon();
     await this.browser.close().catch(() => {});
   }
+}
+
+/** The element an action names, from the observation the action was chosen on. */
+function actedElement(observation: Observation, id: string): ActedElement | null {
+  const node = observation.nodes.find((n) => n.id === id);
+  return node ? { id, role: node.role, name: node.name, bounds: node.bounds } : null;
 }
 
 /** Closing a context whose renderer hangs can itself hang; never let that block the worker. */

@@ -9,7 +9,7 @@ export type { FindChromiumOptions } from './browser/find-chromium.js';
 export { BrowserNotFoundError, findChromium } from './browser/find-chromium.js';
 export type { LaunchOptions } from './browser/launch.js';
 export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
-export type { BrowserEnvConfig, ResetOptions, StepResult } from './browser-env.js';
+export type { BrowserEnvConfig, ResetOptions, StepInfo, StepResult } from './browser-env.js';
 export { BrowserEnv, EpisodeSetupError, RECHECK_NOTE } from './browser-env.js';
 export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
@@ -19,9 +19,19 @@ export type { EvaluatorVerdict, Verdict, VerdictStatus } from './evaluators/verd
 export type { Bounds, ObservationNode } from './observation/ax-tree.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
 export { TRUNCATION_MARKER } from './observation/observe.js';
-export type { EndReason, EpisodeRecord, StepRecord } from './record.js';
-export { writeEpisodeRecord } from './record.js';
+export type {
+  ActedElement,
+  EndReason,
+  EpisodeRecord,
+  EpisodeRunInfo,
+  EpisodeSummary,
+  StepRecord,
+  SummarySource,
+} from './record.js';
+export { summarizeEpisode, writeEpisodeRecord } from './record.js';
 export { originsOf, WEBARENA_PLACEHOLDERS } from './tasks/hosts.js';
+export type { TaskLabel, TaskLabels } from './tasks/labels.js';
+export { labelKey, labelOf, NO_LABEL, readTaskLabels } from './tasks/labels.js';
 export type { TaskFileReport, TaskLoadOptions, TaskSummary, TaskValidation } from './tasks/load.js';
 export { loadTaskFile, summarizeTasks, validateTaskFile, validateTaskFiles } from './tasks/load.js';
 export type { EvalType, ProgramHtmlTarget, WebArenaEval } from './tasks/schema.js';

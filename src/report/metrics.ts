@@ -10,7 +10,9 @@ function rowSchema(lenient: boolean) {
   const str = () => (lenient ? z.string().nullish().catch(null) : z.string().nullish());
   const obj = <T extends z.ZodRawShape>(shape: T) =>
     lenient ? z.looseObject(shape).nullish().catch(null) : z.looseObject(shape).nullish();
-  const counts = obj({ episodes: num(), success: num() });
+  const counts = obj({ episodes: num(), successes: num(), success: num() });
+  const table = () =>
+    lenient ? z.record(z.string(), counts).nullish().catch(null) : z.record(z.string(), counts).nullish();
   return z.looseObject({
     iteration: z.number().int().positive(),
     horizon: num(),
@@ -24,9 +26,8 @@ function rowSchema(lenient: boolean) {
       meanSteps: num(),
       horizon: num(),
       minTry: num(),
-      byTier: lenient
-        ? z.record(z.string(), counts).nullish().catch(null)
-        : z.record(z.string(), counts).nullish(),
+      byTier: table(),
+      byTemplate: table(),
     }),
     replay: obj({ seen: num(), kept: num() }),
     learner: obj({ loss: num(), samples: num(), samplesPerSec: num() }),

@@ -259,6 +259,8 @@ interface MetricDef {
   yTitle: string;
   /** A rate in 0..1: the axis is fixed to 0..100 %. */
   rate?: boolean;
+  /** Counts: whole-number ticks (a run with no restarts otherwise gets a "0.000000" tick). */
+  integer?: boolean;
   series: (rows: readonly MetricsRow[]) => { name: string; get: (r: MetricsRow) => unknown }[];
 }
 
@@ -275,6 +277,7 @@ const METRICS = {
   replay: {
     title: 'Replay',
     yTitle: 'trajectories',
+    integer: true,
     series: () => [
       { name: 'replay seen', get: (r) => r.replay?.seen },
       { name: 'replay kept', get: (r) => r.replay?.kept },
@@ -300,6 +303,7 @@ const METRICS = {
   restarts: {
     title: 'Worker restarts',
     yTitle: 'restarts',
+    integer: true,
     series: () => [{ name: 'restarts', get: (r) => r.restarts }],
   },
   evalByTier: {
@@ -308,8 +312,9 @@ const METRICS = {
     rate: true,
     series: (rows) => {
       const tiers = [...new Set(rows.flatMap((r) => Object.keys(r.eval?.byTier ?? {})))].sort();
+      // The eval summary files tasks without a tier under "none": shown as "–", as everywhere.
       return tiers.map((tier) => ({
-        name: `eval ${tier}`,
+        name: `tier ${tier === 'none' ? '–' : tier}`,
         get: (r: MetricsRow) => r.eval?.byTier?.[tier]?.success,
       }));
     },
@@ -359,7 +364,12 @@ export function metricSpec(
           scale: { domain: [0, 1] },
           axis: { format: '.0%' },
         }
-      : { field: 'value', type: 'quantitative' as const, title: def.yTitle },
+      : {
+          field: 'value',
+          type: 'quantitative' as const,
+          title: def.yTitle,
+          ...(def.integer ? { axis: { tickMinStep: 1, format: 'd' } } : {}),
+        },
     color: {
       field: 'series',
       type: 'nominal' as const,

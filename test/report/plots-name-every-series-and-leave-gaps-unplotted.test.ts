@@ -120,7 +120,7 @@ test('every metric plot renders with its series named', async () => {
     learnerSamplesPerSec: ['learner samples/s'],
     loss: ['loss'],
     restarts: ['restarts'],
-    evalByTier: ['eval easy', 'eval hard'],
+    evalByTier: ['tier easy', 'tier hard'],
   };
   assert.deepEqual([...METRIC_FIELDS].sort(), Object.keys(expected).sort());
   const data = rows();

@@ -9,7 +9,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrowserEnv, loadTaskFile, type Observation, type Task, ttiActionText } from '../../envs/index.js';
+import {
+  BrowserEnv,
+  labelKey,
+  loadTaskFile,
+  NO_LABEL,
+  type Observation,
+  readTaskLabels,
+  type Task,
+  type TaskLabel,
+  type TaskLabels,
+  ttiActionText,
+} from '../../envs/index.js';
 import {
   type MiniArenaHost,
   startMiniArenaHost,
@@ -167,13 +178,14 @@ export const envRole: RoleMain = async (ctx) => {
     },
     (message) => ctx.log.warn(message),
   );
+  // Screenshots only go into records (inference gets the text), so they are taken per episode, below.
+  const recording = ctx.config.env.record_episodes && ctx.runDir !== null;
   const env = await BrowserEnv.launch({
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
     episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
     allowedOrigins: host.origins,
-    observation: { screenshot: ctx.config.env.screenshot },
-    ...(ctx.config.env.record_episodes && ctx.runDir ? { recordDir: path.join(ctx.runDir, 'episodes') } : {}),
+    ...(recording ? { recordDir: path.join(ctx.runDir ?? '.', 'episodes') } : {}),
   });
 
   recordOwnBrowsers();
@@ -196,16 +208,22 @@ export const envRole: RoleMain = async (ctx) => {
   const trajectories = new Requester(trajectoryChannel);
 
   const taskFiles = new Map<string, Map<string, Task>>();
-  const taskFor = (assignment: TaskAssignmentMessage): Task => {
+  const labels: TaskLabels = new Map();
+  const taskFor = (assignment: TaskAssignmentMessage): { task: Task; label: TaskLabel } => {
     let byId = taskFiles.get(assignment.taskFile);
     if (byId === undefined) {
       byId = new Map(loadTaskFile(assignment.taskFile, { hosts, authDir }).map((t) => [t.id, t]));
+      readTaskLabels(assignment.taskFile, labels);
       taskFiles.set(assignment.taskFile, byId);
     }
     const task = byId.get(assignment.taskId);
     if (task === undefined) throw new Error(`no task ${assignment.taskId} in ${assignment.taskFile}`);
-    return task;
+    return { task, label: labels.get(labelKey(assignment.taskFile, task.id)) ?? NO_LABEL };
   };
+  // Eval episodes are few and are what people look at; collection pays for screenshots only when asked.
+  const screenshotFor = (assignment: TaskAssignmentMessage): boolean =>
+    recording &&
+    (ctx.config.env.screenshot === true || (ctx.config.env.screenshot === 'eval' && assignment.greedy));
   const count = (key: string, by = 1) => {
     ctx.counters[key] = (ctx.counters[key] ?? 0) + by;
   };
@@ -240,13 +258,22 @@ export const envRole: RoleMain = async (ctx) => {
   };
 
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
-    const task = taskFor(assignment);
+    const { task, label } = taskFor(assignment);
     const started = Date.now();
     await host.arena?.reset();
     let observation: Observation | null = await env.reset(task, {
       horizon: assignment.horizon,
       minTry: assignment.minTry,
       episodeId: assignment.episodeId,
+      screenshot: screenshotFor(assignment),
+      labels: label,
+      run: {
+        iteration: assignment.iteration,
+        split: assignment.split,
+        mode: assignment.greedy ? 'eval' : 'collect',
+        workerId: ctx.workerId,
+        taskFile: assignment.taskFile,
+      },
     });
     // reset relaunches a Chromium that died: the record follows.
     recordOwnBrowsers();
@@ -275,7 +302,7 @@ export const envRole: RoleMain = async (ctx) => {
       }
       versions.push(reply.message.policyVersion);
       history.push(ttiActionText(reply.message.reply));
-      const result = await env.step(reply.message.reply);
+      const result = await env.step(reply.message.reply, { policyVersion: reply.message.policyVersion });
       count('steps');
       observation = result.observation;
       if (!result.done || !result.record) continue;

@@ -1,18 +1,11 @@
 // Success rates by tier and by template, as `tti-run eval --json` prints them and metrics.jsonl
-// keeps them. A task's tier and template come from its file: MiniArena's `miniarena` block, or
-// WebArena's intent_template_id (no tier).
-import { readFileSync } from 'node:fs';
+// keeps them. A task's tier and template come from its file (src/envs/tasks/labels.ts); a task
+// without them counts under tier "none" and template "unknown".
+import { labelKey, type TaskLabels } from '../../envs/tasks/labels.js';
 import type { EpisodeResultMessage } from '../protocol.js';
 
-export interface TaskLabel {
-  template: string;
-  tier: number | null;
-}
-
-/** Keyed by `${file}#${taskId}`. */
-export type TaskLabels = Map<string, TaskLabel>;
-
-export const labelKey = (file: string, taskId: string): string => `${file}#${taskId}`;
+export type { TaskLabel, TaskLabels } from '../../envs/tasks/labels.js';
+export { labelKey, readTaskLabels } from '../../envs/tasks/labels.js';
 
 export interface Rate {
   episodes: number;
@@ -24,40 +17,6 @@ export interface EvalSummary extends Rate {
   meanSteps: number;
   byTier: Record<string, Rate>;
   byTemplate: Record<string, Rate>;
-}
-
-function entriesOf(text: string): unknown[] {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('[')) return JSON.parse(trimmed) as unknown[];
-  return trimmed
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as unknown);
-}
-
-/** Labels for every task of a (validated) task file. */
-export function readTaskLabels(file: string, labels: TaskLabels = new Map()): TaskLabels {
-  for (const entry of entriesOf(readFileSync(file, 'utf8'))) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const e = entry as Record<string, unknown>;
-    const id = e.task_id ?? e.id;
-    if (id === undefined) continue;
-    const mini = (typeof e.miniarena === 'object' && e.miniarena !== null ? e.miniarena : {}) as Record<
-      string,
-      unknown
-    >;
-    const template =
-      typeof mini.template === 'string'
-        ? mini.template
-        : e.intent_template_id !== undefined
-          ? `template ${String(e.intent_template_id)}`
-          : 'unknown';
-    labels.set(labelKey(file, String(id)), {
-      template,
-      tier: typeof mini.tier === 'number' ? mini.tier : null,
-    });
-  }
-  return labels;
 }
 
 function rate(episodes: number, successes: number): Rate {

@@ -29,6 +29,7 @@ import { EpisodeQueue } from './episode-queue.js';
 import { type EvalSummary, readTaskLabels, type TaskLabels } from './eval-summary.js';
 import { type RunMsg, type RunProgress, type RunView, spawnRunActor } from './run-actor.js';
 import {
+  evalSubset,
   freshLoopState,
   type LoopState,
   type MetricsRow,
@@ -646,11 +647,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         })
       : runEvalOnly(
           { queue, labels, onPhase, stopped: stopSignal, runId },
-          mode.limit === null
-            ? mode.split === 'train'
-              ? trainTasks
-              : testTasks
-            : (mode.split === 'train' ? trainTasks : testTasks).slice(0, mode.limit),
+          // --limit N: the seeded subset of N tasks that training's periodic eval uses, so the two compare.
+          evalSubset(mode.split === 'train' ? trainTasks : testTasks, mode.limit ?? 0, config.seed),
           mode,
         ).then((summary) => {
           if (summary === null) return;

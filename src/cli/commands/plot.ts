@@ -1,15 +1,9 @@
 // `tti-run plot`: a run's metrics.jsonl as PNGs — the learning curve with the horizon curriculum
-// marked, and the other per-iteration series.
+// marked, and the other per-iteration series (the plots `tti-run report` shows).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../config/load.js';
-import {
-  learningCurveSpec,
-  METRIC_FIELDS,
-  metricSpec,
-  PlotRenderer,
-  readMetrics,
-} from '../../report/index.js';
+import { PlotRenderer, readMetrics, runPlots } from '../../report/index.js';
 
 export async function plot(args: { runDir: string; out: string | undefined }): Promise<number> {
   const file = path.join(args.runDir, 'metrics.jsonl');
@@ -19,9 +13,9 @@ export async function plot(args: { runDir: string; out: string | undefined }): P
   const out = args.out ?? path.join(args.runDir, 'plots');
   const renderer = await PlotRenderer.launch();
   try {
-    const written = [await renderer.render(learningCurveSpec(rows), path.join(out, 'learning-curve.png'))];
-    for (const field of METRIC_FIELDS)
-      written.push(await renderer.render(metricSpec(rows, field), path.join(out, `${field}.png`)));
+    const written: string[] = [];
+    for (const p of runPlots(rows))
+      written.push(await renderer.render(p.spec, path.join(out, `${p.name}.png`)));
     process.stdout.write(`${written.join('\n')}\n`);
   } finally {
     await renderer.close();
