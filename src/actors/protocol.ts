@@ -116,7 +116,8 @@ export const Registered = z.object({
   supervisorTimeoutMs: Count,
 });
 export const HeartbeatAck = z.object({ type: z.literal('heartbeat_ack') });
-export const FAULTS = ['crash', 'hang', 'garbage', 'slow'] as const;
+/** `host-down`: an env worker's web host stops answering for a while (tests and chaos) */
+export const FAULTS = ['crash', 'hang', 'garbage', 'slow', 'host-down'] as const;
 export const Fault = z.enum(FAULTS);
 export type Fault = z.infer<typeof Fault>;
 export const Command = z.discriminatedUnion('command', [
@@ -180,6 +181,14 @@ export const EpisodeResult = z.object({
 });
 export type EpisodeResultMessage = z.infer<typeof EpisodeResult>;
 export const ResultAck = z.object({ type: z.literal('result_ack'), requestId: Count, episodeId: z.string() });
+/** env → supervisor: an episode this worker cannot run (its web host is down); another worker gets it. */
+export const EpisodeReturned = z.object({
+  type: z.literal('episode_returned'),
+  workerId: WorkerId,
+  requestId: Count,
+  episodeId: z.string(),
+  reason: z.string(),
+});
 
 // --- act: env DEALER → inference ROUTER ----------------------------------------------------------
 
@@ -362,7 +371,7 @@ export type RunEvent = z.infer<typeof RunEvent>;
 export const Inbound = {
   controlToSupervisor: z.discriminatedUnion('type', [Register, Heartbeat, WorkerError, Bye, Trained]),
   controlToWorker: z.union([Registered, HeartbeatAck, Command, Refused]),
-  tasksToSupervisor: z.discriminatedUnion('type', [TaskRequest, EpisodeResult]),
+  tasksToSupervisor: z.discriminatedUnion('type', [TaskRequest, EpisodeResult, EpisodeReturned]),
   tasksToEnv: z.discriminatedUnion('type', [TaskAssignment, NoTask, ResultAck]),
   actToInference: ActRequest,
   actToEnv: ActReply,

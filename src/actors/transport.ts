@@ -6,6 +6,7 @@
 // validate is counted, logged (rate-limited) and dropped.
 import * as zmq from 'zeromq';
 import type { z } from 'zod';
+import { type CurveKeys, curveOptions } from './curve.js';
 import { type Decoded, decode, encode } from './protocol.js';
 
 export interface SocketTuning {
@@ -14,6 +15,8 @@ export interface SocketTuning {
   /** ZMTP heartbeats (ZMQ_HEARTBEAT_IVL / TIMEOUT / TTL); 0 disables */
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
+  /** CURVE keys for sockets off loopback (src/actors/curve.ts); none on ipc and loopback */
+  curve?: CurveKeys;
 }
 
 export const DEFAULT_TUNING: SocketTuning = {
@@ -88,6 +91,8 @@ export class Channel<S extends z.ZodType> {
             heartbeatTimeToLive: tuning.heartbeatTimeoutMs,
           }
         : {}),
+      // Sockets that bind (ROUTER, PUB) are CURVE servers; those that connect are its clients.
+      ...curveOptions(tuning.curve, kind === 'router' || kind === 'pub' || kind === 'pull'),
     };
     const socket: AnySocket = (() => {
       switch (kind) {

@@ -47,6 +47,15 @@ export function renderRun(
       `   episodes ${snapshot.episodes.done} (${snapshot.episodes.success} successful)` +
       `   replay ${snapshot.replay.kept} kept of ${snapshot.replay.seen}`,
   );
+  // Env workers whose web host does not answer take no tasks: the run goes on with fewer hosts.
+  const envs = snapshot.workers.filter((w) => w.role === 'env');
+  const down = envs.filter((w) => (w.counters.hostDown ?? 0) > 0);
+  if (down.length > 0) {
+    lines.push(
+      `hosts     ${envs.length - down.length} of ${envs.length} answering; ` +
+        down.map((w) => `${w.id}: ${w.labels.host ?? 'unreachable'}`).join('; '),
+    );
+  }
   const dt = options.previous ? (snapshot.uptimeMs - options.previous.uptimeMs) / 1000 : 0;
   lines.push('');
   lines.push('worker        pid      state       restarts  heartbeat  rejected  rates');

@@ -1,6 +1,7 @@
 // The CLI's side of the status socket: one request, one reply, a bounded wait.
+import { type CurveKeys, curveFor } from '../actors/curve.js';
 import { Inbound } from '../actors/protocol.js';
-import { Channel, RejectedFrames, Requester } from '../actors/transport.js';
+import { Channel, RejectedFrames, Requester, type SocketTuning } from '../actors/transport.js';
 import { type RunDir, readSupervisorInfo, type SupervisorInfo } from '../run/run-dir.js';
 
 export type StatusReply = ReturnType<typeof Inbound.statusToClient.parse>;
@@ -9,18 +10,22 @@ export class StatusClient {
   private readonly requester: Requester<typeof Inbound.statusToClient>;
   readonly rejected = new RejectedFrames(() => undefined);
 
-  constructor(readonly info: SupervisorInfo) {
-    const channel = Channel.create('status', 'dealer', Inbound.statusToClient, this.rejected, {
-      lingerMs: 0,
-      heartbeatIntervalMs: 0,
-      heartbeatTimeoutMs: 0,
-    });
+  /** how this client's sockets are set up (CURVE keys when the run's sockets are off loopback) */
+  readonly tuning: SocketTuning;
+
+  constructor(
+    readonly info: SupervisorInfo,
+    curve?: CurveKeys,
+  ) {
+    this.tuning = { lingerMs: 0, heartbeatIntervalMs: 0, heartbeatTimeoutMs: 0, ...(curve ? { curve } : {}) };
+    const channel = Channel.create('status', 'dealer', Inbound.statusToClient, this.rejected, this.tuning);
     channel.connect(info.statusEndpoint);
     this.requester = new Requester(channel);
   }
 
   static forRun(runDir: RunDir): StatusClient {
-    return new StatusClient(readSupervisorInfo(runDir));
+    const info = readSupervisorInfo(runDir);
+    return new StatusClient(info, curveFor(info.statusEndpoint, runDir.root));
   }
 
   /** The reply, or null when the supervisor did not answer in time. */

@@ -24,7 +24,7 @@ export const SupervisorConfig = z
 
 export const TransportConfig = z
   .strictObject({
-    /** ipc:// sockets in the run directory (default), or tcp:// on `host` */
+    /** ipc:// sockets in the run directory (default), or tcp:// on `host` (CURVE when not loopback) */
     kind: z.enum(['ipc', 'tcp']).default('ipc'),
     host: z.string().default('127.0.0.1'),
     linger_ms: NonNegativeInt.default(200),

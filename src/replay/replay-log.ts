@@ -33,6 +33,87 @@ function encodeRecord(trajectory: Trajectory): Buffer {
   return Buffer.concat([header, payload]);
 }
 
+/**
+ * Reads whole records from byte `from` up to `size`; stops at the first record that is short,
+ * fails its checksum or does not decode (a torn tail, or one still being written) and says why.
+ */
+function scanRecords(
+  fd: number,
+  from: number,
+  size: number,
+): { trajectories: Trajectory[]; end: number; reason: string | null } {
+  const trajectories: Trajectory[] = [];
+  let offset = from;
+  let reason: string | null = null;
+  const header = Buffer.alloc(HEADER_BYTES);
+  while (offset < size) {
+    if (size - offset < HEADER_BYTES) {
+      reason = `a record header is cut short at byte ${offset}`;
+      break;
+    }
+    readSync(fd, header, 0, HEADER_BYTES, offset);
+    const length = header.readUInt32LE(0);
+    const checksum = header.readUInt32LE(4);
+    if (length > MAX_RECORD_BYTES || offset + HEADER_BYTES + length > size) {
+      reason = `the record at byte ${offset} is cut short`;
+      break;
+    }
+    const payload = Buffer.alloc(length);
+    readSync(fd, payload, 0, length, offset + HEADER_BYTES);
+    if (crc32(payload) !== checksum) {
+      reason = `the record at byte ${offset} fails its checksum`;
+      break;
+    }
+    let trajectory: Trajectory;
+    try {
+      trajectory = packr.unpack(payload) as Trajectory;
+    } catch {
+      reason = `the record at byte ${offset} does not decode`;
+      break;
+    }
+    trajectories.push(trajectory);
+    offset += HEADER_BYTES + length;
+  }
+  return { trajectories, end: offset, reason };
+}
+
+/**
+ * A read-only view of a live log, for a chaos run or a report: each `poll` returns the records
+ * appended since the last poll. A tail still being written waits for the next poll (nothing is
+ * cut); a log that shrank (its torn tail cut on reopen, or compacted) is read again from the start.
+ */
+export class ReplayLogReader {
+  private offset = 0;
+
+  constructor(readonly file: string) {}
+
+  static inDir(dir: string): ReplayLogReader {
+    return new ReplayLogReader(path.join(dir, 'replay.log'));
+  }
+
+  poll(): { trajectories: Trajectory[]; restarted: boolean } {
+    if (!existsSync(this.file)) return { trajectories: [], restarted: false };
+    const fd = openSync(this.file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const restarted = size < this.offset;
+      if (restarted) this.offset = 0;
+      const { trajectories, end, reason } = scanRecords(fd, this.offset, size);
+      // A record still being written is short; one that fails its checksum means the file changed
+      // under this reader (cut and written again): the next poll reads it from the start.
+      this.offset = reason === null || reason.includes('cut short') ? end : 0;
+      return { trajectories, restarted };
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Every whole record of the log in `dir`, read without changing the file. */
+export function readReplayLog(dir: string): Trajectory[] {
+  return ReplayLogReader.inDir(dir).poll().trajectories;
+}
+
 export interface OpenReport {
   records: number;
   /** bytes cut from a torn or corrupted tail, 0 when the log was whole */
@@ -64,38 +145,7 @@ export class ReplayLog {
     const file = path.join(dir, 'replay.log');
     const fd = openSync(file, existsSync(file) ? 'r+' : 'w+');
     const size = fstatSync(fd).size;
-    const trajectories: Trajectory[] = [];
-    let offset = 0;
-    let reason: string | null = null;
-    const header = Buffer.alloc(HEADER_BYTES);
-    while (offset < size) {
-      if (size - offset < HEADER_BYTES) {
-        reason = `a record header is cut short at byte ${offset}`;
-        break;
-      }
-      readSync(fd, header, 0, HEADER_BYTES, offset);
-      const length = header.readUInt32LE(0);
-      const checksum = header.readUInt32LE(4);
-      if (length > MAX_RECORD_BYTES || offset + HEADER_BYTES + length > size) {
-        reason = `the record at byte ${offset} is cut short`;
-        break;
-      }
-      const payload = Buffer.alloc(length);
-      readSync(fd, payload, 0, length, offset + HEADER_BYTES);
-      if (crc32(payload) !== checksum) {
-        reason = `the record at byte ${offset} fails its checksum`;
-        break;
-      }
-      let trajectory: Trajectory;
-      try {
-        trajectory = packr.unpack(payload) as Trajectory;
-      } catch {
-        reason = `the record at byte ${offset} does not decode`;
-        break;
-      }
-      trajectories.push(trajectory);
-      offset += HEADER_BYTES + length;
-    }
+    const { trajectories, end: offset, reason } = scanRecords(fd, 0, size);
     const truncatedBytes = size - offset;
     if (truncatedBytes > 0) {
       // Cut the tail so the next append continues a whole log.

@@ -78,3 +78,17 @@ test('results for unknown episodes and after close are refused', () => {
   queue.close();
   assert.equal(queue.next('env-0'), null, 'a closed queue hands out nothing');
 });
+
+test('an episode given back by a worker whose host is down goes to the next worker, once', async () => {
+  const queue = new EpisodeQueue();
+  const done = queue.run([spec(1)]);
+  const held = queue.next('env-0')!;
+  assert.equal(queue.giveBack(held.episodeId, 'env-1'), false, 'only the worker holding it can give it back');
+  assert.equal(queue.giveBack(held.episodeId, 'env-0'), true);
+  assert.equal(queue.giveBack(held.episodeId, 'env-0'), false, 'nothing given back twice');
+  const again = queue.next('env-1')!;
+  assert.equal(again.episodeId, held.episodeId);
+  queue.complete(result(again.episodeId));
+  assert.equal((await done).length, 1);
+  assert.equal(queue.requeued, 1);
+});

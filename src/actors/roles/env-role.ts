@@ -5,6 +5,7 @@
 // With no external host configured (`webarena_host: null`), the worker serves its own MiniArena
 // instance on a free port: one independent instance per env worker, reset before every episode,
 // and restarted together with the worker.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +27,7 @@ import {
   WEBARENA_SITES,
   type WebArenaSite,
 } from '../../envs/miniarena/index.js';
+import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/process-table.js';
 import {
   type EpisodeResultMessage,
   Inbound,
@@ -34,12 +36,20 @@ import {
   type Observation as WireObservation,
 } from '../protocol.js';
 import { Channel, Requester } from '../transport.js';
+import { HostHealth } from './host-health.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
 const TASK_REQUEST_TIMEOUT_MS = 5000;
 /** How long replay and the supervisor have to acknowledge, and how often the env asks again. */
 const ACK_TIMEOUT_MS = 10000;
 const ACK_ATTEMPTS = 6;
+const ACT_RESEND_MS = 5000;
+const EPISODE_ATTEMPTS = 2;
+const EPISODE_RETRY_MS = 1000;
+/** A task is asked for only if the web host answered within this long. */
+const HOST_RECHECK_MS = 5000;
+/** How long the `host-down` fault keeps the embedded host closed. */
+const HOST_OUTAGE_MS = 15000;
 /** WebArena's viewport, in CSS pixels. */
 const VIEWPORT = { width: 1280, height: 720 };
 
@@ -81,15 +91,40 @@ function toWire(observation: Observation): WireObservation {
   };
 }
 
+interface WebHost {
+  hosts: Record<string, string>;
+  authDir: string;
+  /** the embedded MiniArena (null with an external host); replaced when it comes back from an outage */
+  arena: MiniArenaHost | null;
+  /** the origins the worker's episodes use, for the health probe and the browser's allowlist */
+  origins: string[];
+  /** the `host-down` fault: the embedded host stops answering for `ms`, then comes back as it was */
+  outage(ms: number): Promise<void>;
+}
+
 /** Where this worker's episodes run: its own MiniArena, or the configured WebArena host. */
-async function webHost(
-  ctx: RoleContext,
-): Promise<{ hosts: Record<string, string>; authDir: string; arena: MiniArenaHost | null }> {
+async function webHost(ctx: RoleContext): Promise<WebHost> {
   const authDir = path.join(ctx.runDir ?? '.', 'auth', ctx.workerId);
-  if (ctx.config.webarena_host !== null)
-    return { hosts: webArenaHosts(ctx.config.webarena_host), authDir, arena: null };
-  // The suite's own seed: the tasks' answers were computed from that data.
-  const arena = await startMiniArenaHost();
+  if (ctx.config.webarena_host !== null) {
+    const hosts = webArenaHosts(ctx.config.webarena_host);
+    const origins = [...new Set(Object.values(hosts).map((url) => new URL(url).origin))];
+    return {
+      hosts,
+      authDir,
+      arena: null,
+      origins,
+      outage: async () => {
+        ctx.log.warn('host-down needs the embedded MiniArena; the external host is left alone');
+      },
+    };
+  }
+  // The suite's own seed: the tasks' answers were computed from that data. Fixed secrets let the
+  // host come back from an outage accepting the logins written below.
+  const secrets = {
+    sessionSecret: randomBytes(16).toString('hex'),
+    resetToken: randomBytes(24).toString('hex'),
+  };
+  const arena = await startMiniArenaHost(secrets);
   // Tasks name Playwright storage states (./.auth/<site>_state.json): write this host's logins there.
   mkdirSync(path.join(authDir, '.auth'), { recursive: true });
   for (const site of Object.keys(WEBARENA_SITES) as WebArenaSite[]) {
@@ -99,20 +134,61 @@ async function webHost(
     );
   }
   ctx.log.info(`MiniArena for ${ctx.workerId} at ${arena.origin}`);
-  return { hosts: arena.placeholders, authDir, arena };
+  const host: WebHost = {
+    hosts: arena.placeholders,
+    authDir,
+    arena,
+    origins: [arena.origin],
+    outage: async (ms) => {
+      const port = arena.port;
+      await host.arena?.close().catch(() => undefined);
+      ctx.log.warn(`host-down: MiniArena at ${arena.origin} closed for ${ms} ms`);
+      await sleep(ms);
+      host.arena = await startMiniArenaHost({ ...secrets, port });
+      ctx.log.info(`host-down: MiniArena at ${arena.origin} is back`);
+    },
+  };
+  return host;
 }
 
 export const envRole: RoleMain = async (ctx) => {
-  const { hosts, authDir, arena } = await webHost(ctx);
+  // A predecessor's Chromium that outlived it goes first; this worker's own is recorded for its successor.
+  const runDir = ctx.runDir;
+  if (runDir !== null) {
+    const killed = reapBrowsers(runDir, ctx.workerId);
+    if (killed.length > 0) ctx.log.warn(`killed ${killed.length} Chromium process(es) a predecessor left`);
+  }
+  let recorded = '';
+  const recordOwnBrowsers = (): void => {
+    if (runDir === null) return;
+    const browsers = ownBrowsers();
+    const now = JSON.stringify(browsers.map((b) => b.pid));
+    if (now === recorded) return;
+    recordBrowsers(runDir, ctx.workerId, browsers);
+    ctx.log.info(`Chromium pid(s) ${now} recorded in ${runDir}/pids`);
+    recorded = now;
+  };
+  const host = await webHost(ctx);
+  const { hosts, authDir } = host;
+  const health = new HostHealth(
+    () => host.origins,
+    (down, label) => {
+      ctx.counters.hostDown = down ? 1 : 0;
+      ctx.labels.host = label;
+    },
+    (message) => ctx.log.warn(message),
+  );
   // Screenshots only go into records (inference gets the text), so they are taken per episode, below.
   const recording = ctx.config.env.record_episodes && ctx.runDir !== null;
   const env = await BrowserEnv.launch({
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
     episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
-    allowedOrigins: arena ? [arena.origin] : Object.values(hosts).map((url) => new URL(url).origin),
+    allowedOrigins: host.origins,
     ...(recording ? { recordDir: path.join(ctx.runDir ?? '.', 'episodes') } : {}),
   });
+
+  recordOwnBrowsers();
 
   const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, ctx.rejected, ctx.tuning);
   taskChannel.connect(ctx.endpoints.tasks);
@@ -166,10 +242,25 @@ export const envRole: RoleMain = async (ctx) => {
     throw new Error(`replay never acknowledged trajectory ${trajectory.episodeId}`);
   };
 
+  /**
+   * A request that reached an inference worker as it was killed is lost with it: it is sent again
+   * every ACT_RESEND_MS (to whichever worker is up) until act_timeout_ms; the first reply counts.
+   */
+  const askInference = async (request: object, matches: Parameters<typeof act.request>[1]) => {
+    const deadline = Date.now() + ctx.config.env.act_timeout_ms;
+    for (let attempt = 1; ; attempt++) {
+      const left = deadline - Date.now();
+      if (left <= 0 || (attempt > 1 && !running)) return null;
+      const reply = await act.request(request, matches, Math.min(ACT_RESEND_MS, left));
+      if (reply !== null) return reply;
+      count('actResends');
+    }
+  };
+
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const { task, label } = taskFor(assignment);
     const started = Date.now();
-    await arena?.reset();
+    await host.arena?.reset();
     let observation: Observation | null = await env.reset(task, {
       horizon: assignment.horizon,
       minTry: assignment.minTry,
@@ -184,13 +275,15 @@ export const envRole: RoleMain = async (ctx) => {
         taskFile: assignment.taskFile,
       },
     });
+    // reset relaunches a Chromium that died: the record follows.
+    recordOwnBrowsers();
     const versions: number[] = [];
     const seen: WireObservation[] = [];
     const history: string[] = [];
     for (let step = 0; observation !== null; step++) {
       const wire = toWire(observation);
       seen.push(wire);
-      const reply = await act.request(
+      const reply = await askInference(
         {
           type: 'act_request',
           episodeId: assignment.episodeId,
@@ -202,7 +295,6 @@ export const envRole: RoleMain = async (ctx) => {
           greedy: assignment.greedy,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
-        ctx.config.env.act_timeout_ms,
       );
       if (reply === null) {
         await env.abandon();
@@ -281,10 +373,29 @@ export const envRole: RoleMain = async (ctx) => {
     ctx.log.warn(`the supervisor did not acknowledge the result of ${result.episodeId}`);
   };
 
+  /** Hands an episode back to the supervisor for another worker (this one's host is down). */
+  const giveBack = async (episodeId: string, requestId: number, reason: string): Promise<void> => {
+    for (let attempt = 1; attempt <= ACK_ATTEMPTS && running; attempt++) {
+      const message = { type: 'episode_returned', workerId: ctx.workerId, requestId, episodeId, reason };
+      const ack = await tasks.request(
+        message,
+        (m) => m.type === 'result_ack' && m.episodeId === episodeId,
+        ACK_TIMEOUT_MS,
+      );
+      if (ack !== null) return;
+    }
+  };
+
   let running = true;
   let requestId = 0;
+  await health.check();
   const loop = (async () => {
     while (running) {
+      // A worker whose host is down takes no tasks: they go to the others until it answers again.
+      if (!(await health.recheck(HOST_RECHECK_MS))) {
+        await health.waitUntilHealthy(() => running);
+        continue;
+      }
       const id = requestId++;
       const reply = await tasks.request(
         { type: 'task_request', workerId: ctx.workerId, requestId: id },
@@ -299,19 +410,38 @@ export const envRole: RoleMain = async (ctx) => {
         continue;
       }
       ctx.setBusy(true);
-      try {
-        await runEpisode(reply.message, id);
-      } catch (error) {
-        // One bad episode (a page that hangs, a task that does not load) must not stop the worker.
-        count('errors');
-        ctx.log.warn(`episode ${reply.message.episodeId} failed: ${(error as Error).message}`);
-      } finally {
-        ctx.setBusy(false);
+      // One bad episode (a page that hangs, a task that does not load) must not stop the worker. A
+      // failure is often passing (a peer restarting), and the supervisor hands the episode to
+      // someone else only once it is long overdue: it is tried again here first, under its own id.
+      for (let attempt = 1; attempt <= EPISODE_ATTEMPTS && running; attempt++) {
+        try {
+          await runEpisode(reply.message, id);
+          break;
+        } catch (error) {
+          count('errors');
+          const why = (error as Error).message;
+          if (!(await health.check())) {
+            ctx.log.warn(
+              `episode ${reply.message.episodeId} failed (${why}); the host is down: giving it back`,
+            );
+            await giveBack(reply.message.episodeId, id, `web host down: ${ctx.labels.host ?? why}`);
+            count('givenBack');
+            break;
+          }
+          const again = attempt < EPISODE_ATTEMPTS && running ? '; trying it again' : '';
+          ctx.log.warn(`episode ${reply.message.episodeId} failed: ${why}${again}`);
+          if (again) await sleep(EPISODE_RETRY_MS);
+        }
       }
+      ctx.setBusy(false);
     }
   })();
 
   return {
+    injectFault(fault) {
+      if (fault === 'host-down')
+        void host.outage(HOST_OUTAGE_MS).catch((e: Error) => ctx.log.error(`host-down: ${e.message}`));
+    },
     async stop(deadlineMs) {
       running = false;
       // The episode in flight finishes (or the deadline cuts it); then the browser and host go.
@@ -320,7 +450,7 @@ export const envRole: RoleMain = async (ctx) => {
       act.close();
       trajectories.close();
       await env.close().catch(() => undefined);
-      await arena?.close();
+      await host.arena?.close().catch(() => undefined);
     },
   };
 };

@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/logger.js';
+import { type CurveKeys, curveFor } from '../curve.js';
 import {
   type CommandMessage,
   type Endpoints,
@@ -72,7 +73,20 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     consoleLevel: args.runDir === null ? 'info' : null,
   });
   const rejected = new RejectedFrames((message) => log.warn(message));
-  const tuning: SocketTuning = { lingerMs: 200, heartbeatIntervalMs: 1000, heartbeatTimeoutMs: 5000 };
+  // A control endpoint off loopback means the run's sockets use CURVE: the keys are in the run directory.
+  let curve: CurveKeys | undefined;
+  try {
+    curve = curveFor(args.controlEndpoint, args.runDir);
+  } catch (error) {
+    process.stderr.write(`${args.workerId}: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const tuning: SocketTuning = {
+    lingerMs: 200,
+    heartbeatIntervalMs: 1000,
+    heartbeatTimeoutMs: 5000,
+    ...(curve ? { curve } : {}),
+  };
   const control = Channel.create('control', 'dealer', Inbound.controlToWorker, rejected, tuning);
   control.connect(args.controlEndpoint);
 
@@ -127,6 +141,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
   process.on('SIGTERM', () => void stop(5000, 'SIGTERM'));
   process.on('SIGINT', () => void stop(5000, 'SIGINT'));
 
+  const early: RoleCommand[] = [];
   const counters: Record<string, number> = {};
   const labels: Record<string, string> = {};
   let lastHeardFromSupervisor = Date.now();
@@ -151,7 +166,10 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
           if (message.command === 'shutdown')
             await stop(message.deadlineMs, 'shutdown requested by the supervisor');
           else if (message.command === 'fault') injectFault(message.fault);
-          else if (role?.onCommand) role.onCommand(message);
+          // A command can arrive between `registered` and the role being up (a learner loading
+          // its checkpoint): it waits for the role rather than being lost.
+          else if (role === null) early.push(message);
+          else if (role.onCommand) role.onCommand(message);
           else log.warn(`ignored a '${message.command}' command: the ${args.role} role has no use for it`);
           return;
       }
@@ -179,6 +197,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
         void control.send({ type: 'no_such_message', workerId: args.workerId }).catch(() => undefined);
         return;
       case 'slow':
+      case 'host-down':
         role?.injectFault?.(fault);
         return;
     }
@@ -243,6 +262,10 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
     return new Promise<never>(() => undefined);
   }
   log.info(`${args.role} role started`);
+  for (const command of early.splice(0)) {
+    if (role.onCommand) role.onCommand(command);
+    else log.warn(`ignored a '${command.command}' command: the ${args.role} role has no use for it`);
+  }
   // The process lives until a command, a signal or the supervisor's absence ends it.
   return new Promise<never>(() => {
     setInterval(() => undefined, 1 << 30);

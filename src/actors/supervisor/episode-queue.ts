@@ -93,6 +93,16 @@ export class EpisodeQueue {
     return back.length;
   }
 
+  /** Puts back one episode its worker cannot run (its host is down); false if it was not running there. */
+  giveBack(episodeId: string, workerId: string): boolean {
+    const running = this.phase?.running.get(episodeId);
+    if (this.phase === null || running === undefined || running.workerId !== workerId) return false;
+    this.phase.running.delete(episodeId);
+    this.phase.waiting.unshift(running.spec);
+    this.requeued += 1;
+    return true;
+  }
+
   /** Puts back episodes running for longer than `ms` (a worker that hangs without dying). */
   requeueOlderThan(ms: number): number {
     const phase = this.phase;

@@ -13,6 +13,7 @@ import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import type { Logger } from '../../log/logger.js';
 import { projectRoot } from '../../paths.js';
 import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/run-dir.js';
+import { curveKeysFile, ensureCurveKeys, needsCurve } from '../curve.js';
 import {
   type Endpoints,
   Inbound,
@@ -182,6 +183,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     fault: ids('fault'),
   });
   if (note) log.warn(note);
+  // Sockets other machines can reach are encrypted, with keys only the run directory holds.
+  const curve = needsCurve(endpoints.control) ? ensureCurveKeys(runDir.root) : undefined;
+  if (curve) log.info(`sockets are off loopback: CURVE, keys in ${curveKeysFile(runDir.root)} (0600)`);
 
   const mode: RunMode = options.mode ?? { kind: 'train' };
   const trainFile = path.resolve(config.tasks.train ?? DEFAULT_TASKS.train);
@@ -201,6 +205,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     lingerMs: config.transport.linger_ms,
     heartbeatIntervalMs: 1000,
     heartbeatTimeoutMs: 5000,
+    ...(curve ? { curve } : {}),
   };
   const control = Channel.create('control', 'router', Inbound.controlToSupervisor, rejected, tuning);
   const tasks = Channel.create('tasks', 'router', Inbound.tasksToSupervisor, rejected, tuning);
@@ -231,13 +236,19 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   };
   let runView: RunView = { ...progress, state: 'starting', reason: null };
   // state.json: what status shows and what --resume continues from. Eval runs keep their own.
+  // `iteration` is the last *completed* one (the loop's state); the one under way is only shown,
+  // or a resume would skip it.
   const saveState = (view: RunView): void => {
     runView = view;
     progress = { iteration: view.iteration, policyVersion: view.policyVersion, horizon: view.horizon };
-    writeFileAtomic(
-      runDir.state,
-      `${JSON.stringify({ ...loopState, ...progress, state: view.state, reason: view.reason }, null, 2)}\n`,
-    );
+    const saved = {
+      ...progress,
+      ...loopState,
+      inProgress: progress.iteration,
+      state: view.state,
+      reason: view.reason,
+    };
+    writeFileAtomic(runDir.state, `${JSON.stringify(saved, null, 2)}\n`);
   };
   const metricsFile = path.join(runDir.root, 'metrics.jsonl');
   if (mode.kind === 'train') trimMetrics(metricsFile, loopState.iteration);
@@ -352,6 +363,18 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
           episodeTotals.done += 1;
           if (message.reward > 0) episodeTotals.success += 1;
           if (message.split === 'train' && message.iteration > 0) replaySeen += 1;
+        }
+        await tasks
+          .sendTo(peer, { type: 'result_ack', requestId: message.requestId, episodeId: message.episodeId })
+          .catch(() => undefined);
+        return;
+      }
+      if (message.type === 'episode_returned') {
+        if (queue.giveBack(message.episodeId, message.workerId)) {
+          log.warn(
+            `${message.workerId} gave back ${message.episodeId} (${message.reason}); another worker gets it`,
+          );
+          publish('requeue', `${message.episodeId} of ${message.workerId} requeued: ${message.reason}`);
         }
         await tasks
           .sendTo(peer, { type: 'result_ack', requestId: message.requestId, episodeId: message.episodeId })

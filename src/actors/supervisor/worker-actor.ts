@@ -6,6 +6,7 @@ import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../log/logger.js';
 import { cliEntry } from '../../paths.js';
+import { reapBrowsers } from '../../run/process-table.js';
 import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../protocol.js';
 import { backoffMs, intensityExceeded, type RestartPolicy, restartsInWindow } from './restart-policy.js';
 
@@ -65,6 +66,16 @@ interface State {
 
 const TICK_MS = 200;
 const STDERR_TAIL_LINES = 20;
+
+/** Chromium an env worker recorded and left alive (a wedged browser outlives its pipe) is killed. */
+function reapLeftBrowsers(spec: WorkerSpec, env: WorkerEnv): void {
+  if (spec.role !== 'env') return;
+  const killed = reapBrowsers(env.runDir, spec.id);
+  if (killed.length > 0)
+    env.log.warn(`${spec.id}: killed ${killed.length} Chromium process(es) it left: ${killed.join(', ')}`);
+}
+
+const hostDown = (stats: WorkerStats): boolean => (stats.counters.hostDown ?? 0) > 0;
 
 function killGroup(pid: number | null): void {
   if (pid === null) return;
@@ -153,6 +164,8 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
       switch (msg.kind) {
         case 'spawn':
           if (state.state === 'stopping' || state.state === 'stopped') return state;
+          // What a predecessor left (e.g. under a supervisor that was killed) goes before it starts.
+          reapLeftBrowsers(spec, env);
           return startChild(state, ctx.self);
 
         case 'register':
@@ -189,7 +202,13 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
             ...state,
             lastHeartbeatAt: now,
             stats: msg.stats,
-            state: state.state === 'unhealthy' ? 'ready' : state.state,
+            // An env worker whose web host does not answer is alive but unhealthy until it does.
+            state:
+              state.state === 'ready' || state.state === 'unhealthy'
+                ? hostDown(msg.stats)
+                  ? 'unhealthy'
+                  : 'ready'
+                : state.state,
           };
 
         case 'error':
@@ -201,14 +220,15 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
 
         case 'tick': {
           if (
-            state.state === 'ready' &&
+            (state.state === 'ready' || (state.state === 'unhealthy' && hostDown(state.stats))) &&
             state.lastHeartbeatAt !== null &&
             now - state.lastHeartbeatAt > heartbeatTimeoutMs
           ) {
             const why = `no heartbeat for ${now - state.lastHeartbeatAt} ms`;
             env.log.warn(`${spec.id}: ${why}; killing pid ${state.pid}`);
             killGroup(state.pid);
-            return { ...state, state: 'unhealthy', lastError: why };
+            const stats = { ...state.stats, counters: { ...state.stats.counters, hostDown: 0 } };
+            return { ...state, state: 'unhealthy', lastError: why, stats };
           }
           if ((state.state === 'starting' || state.state === 'restarting') && state.pid !== null) {
             if (now - state.spawnedAt > registerTimeoutMs) {
@@ -229,8 +249,9 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
         case 'exited': {
           if (msg.generation !== state.generation) return state;
           const how = msg.signal !== null ? `killed by ${msg.signal}` : `exited with code ${msg.code}`;
-          // Reap anything the child left in its group.
+          // Reap anything the child left in its group, and the browsers it started outside it.
           killGroup(state.pid);
+          reapLeftBrowsers(spec, env);
           env.onExit?.(spec);
           if (state.state === 'stopping' || state.state === 'stopped') {
             env.log.info(`${spec.id}: ${how}`);

@@ -15,7 +15,7 @@ export async function attach(args: { runDir: string; intervalMs: number }): Prom
   const client = StatusClient.forRun(runDir);
   const iterations = existsSync(runDir.config) ? loadConfig(runDir.config).iterations : 1;
   const events: RunEvent[] = [];
-  const sub = Channel.create('events', 'sub', Inbound.events, client.rejected);
+  const sub = Channel.create('events', 'sub', Inbound.events, client.rejected, client.tuning);
   sub.connect(client.info.eventsEndpoint);
   void sub.serve(({ message }) => {
     events.push(message);

@@ -10,6 +10,7 @@ import { configToYaml, loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
 import { cliEntry, defaultConfigFile } from '../../paths.js';
+import { hasArg, processesWhere, selfAndAncestors } from '../../run/process-table.js';
 import { createRunToken, RunDir, readSupervisorInfo } from '../../run/run-dir.js';
 import { renderRun } from '../console-view.js';
 import { isAlive } from '../status-client.js';
@@ -26,6 +27,34 @@ export interface TrainArgs {
 }
 
 export const EXIT_FAILED_RUN = 3;
+const OLD_WORKERS_TIMEOUT_MS = 10000;
+
+/**
+ * Workers of a supervisor that was killed exit by themselves within a heartbeat check; a resumed
+ * run waits for them (two replays appending to one log would tear it), and kills any that linger.
+ */
+async function awaitOldWorkers(runDir: RunDir, timeoutMs: number): Promise<number[]> {
+  const mine = selfAndAncestors();
+  const old = () =>
+    processesWhere((a) => a.includes('worker') && hasArg(a, '--run-dir', runDir.root)).filter(
+      (p) => !mine.has(p.pid),
+    );
+  const deadline = Date.now() + timeoutMs;
+  while (old().length > 0 && Date.now() < deadline) await sleep(100);
+  const left = old().map((p) => p.pid);
+  for (const pid of left) {
+    try {
+      process.kill(-pid, 'SIGKILL'); // a worker leads its process group
+    } catch {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  }
+  return left;
+}
 
 function prepareRunDir(args: TrainArgs): { runDir: RunDir; config: Config; token: string } {
   const runDir = new RunDir(args.runDir);
@@ -102,6 +131,13 @@ async function detach(args: TrainArgs): Promise<number> {
 export async function train(args: TrainArgs): Promise<number> {
   if (args.detach) return detach(args);
   const { runDir, config, token } = prepareRunDir(args);
+  if (args.resume) {
+    const killed = await awaitOldWorkers(runDir, OLD_WORKERS_TIMEOUT_MS);
+    if (killed.length > 0)
+      process.stderr.write(
+        `tti-run train: killed ${killed.length} worker(s) of an earlier supervisor: ${killed.join(', ')}\n`,
+      );
+  }
   const live = args.view === 'live' || (args.view === 'auto' && process.stdout.isTTY === true);
   const log = createLogger({
     name: 'supervisor',

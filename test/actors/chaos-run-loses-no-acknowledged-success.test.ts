@@ -1,0 +1,56 @@
+// `tti-run chaos` on MiniArena, short: a random worker is SIGKILLed every 4 s and the supervisor
+// once (kill -9, then `train --resume`); the run still completes its iterations, every success
+// replay held durable is still in replay, metrics.jsonl has each iteration once, and no process of
+// the run (workers, Chromium) is left.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ChaosSummary } from '../../src/chaos/chaos-run.js';
+import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
+import { RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
+
+test('a chaos run with worker kills and one supervisor kill completes and loses no acknowledged success', async (t) => {
+  const run = RunFixture.create();
+  t.after(() => run.cleanup());
+  const tasks = writeAnyAnswerTasks(run.runDir);
+  const sets = [...SMALL_RUN, ...tinyRun(tasks, 2)].flatMap((s) => ['--set', s]);
+  const result = await runCli(
+    [
+      'chaos',
+      '--run-dir',
+      run.runDir,
+      '--kill-every',
+      '4s',
+      '--duration',
+      '24s',
+      '--kill-supervisor',
+      '--supervisor-at',
+      '10s',
+      '--settle',
+      '4m',
+      '--config',
+      'configs/miniarena.yaml',
+      ...sets,
+    ],
+    360_000,
+  );
+  assert.ok(result.stdout.trim().startsWith('{'), `no summary:\n${result.stderr}`);
+  const summary = JSON.parse(result.stdout) as ChaosSummary;
+  const why = `${result.stderr}\n${result.stdout}`;
+  assert.equal(result.code, 0, why);
+  assert.equal(summary.ok, true, why);
+
+  assert.ok(summary.kills.total >= 2, `workers were killed: ${why}`);
+  assert.deepEqual(summary.supervisor, { kills: 1, resumes: 1, downMs: summary.supervisor.downMs });
+  assert.ok(summary.restarts >= 1, 'the supervisors restarted what was killed');
+  assert.equal(summary.run.completed, true);
+  assert.equal(summary.iterations.completed, 2);
+  assert.deepEqual(summary.iterations.metrics.missing, []);
+  assert.deepEqual(summary.iterations.metrics.duplicates, []);
+  assert.equal(summary.iterations.metrics.rows, 2);
+  assert.ok(summary.replay.acknowledged >= 1, 'successes reached replay');
+  assert.deepEqual(summary.replay.lost, []);
+  assert.equal(summary.replay.foundAfter, summary.replay.acknowledged);
+  assert.deepEqual(summary.orphans, []);
+  // The summary's own scan agrees with the test's.
+  assert.deepEqual(await run.waitNoProcesses(5000), []);
+});
