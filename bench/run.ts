@@ -69,7 +69,9 @@ if (selected('inference')) {
   process.stdout.write(
     `inference (${inference.concurrentEnvs} concurrent envs, ${inference.backend}): batched ` +
       `${inference.batched.median.toFixed(1)} actions/s  unbatched ${inference.unbatched.median.toFixed(1)} actions/s  ` +
-      `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×)\n`,
+      `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×); worker CPU per action ` +
+      `${inference.batched.workerCpuMsMedian?.toFixed(2)} vs ${inference.unbatched.workerCpuMsMedian?.toFixed(2)} ms ` +
+      `(${inference.cpuSpeedup?.toFixed(2)}×), mean batch ${inference.batched.meanBatch.join('/')}\n`,
   );
 }
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);

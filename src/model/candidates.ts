@@ -5,7 +5,7 @@
 // canonical, so rebuilding the candidates of a recorded step finds the chosen one by equality.
 import { Memo } from './memo.js';
 import { clean, contentTokens, DONE_ANSWER } from './text.js';
-import { cleaned } from './text-memo.js';
+import { type NameInfo, nameInfo } from './text-memo.js';
 import type { NodeColumns, PolicyInput } from './types.js';
 
 export const KINDS = ['click', 'type', 'hover', 'answer', 'back', 'scroll'] as const;
@@ -249,10 +249,10 @@ function answerText(text: string, max = MAX_ANSWER_CHARS): string {
   return clean(text.replace(/[[\]]/g, ' ')).slice(0, max);
 }
 
-// Node names and their parts recur across requests (see text-memo.ts); joined rows and columns
-// are rarely seen twice and are not memoised.
-const partsMemo = new Memo<readonly string[]>(1 << 14, partsOf);
-const shortAnswerMemo = new Memo<string>(1 << 14, (text) => answerText(text));
+/** A cleaned node name as an answer, and its parts as answers (memoised with the name, text-memo.ts). */
+function answersOf(name: string): { node: string; parts: readonly string[] } {
+  return { node: answerText(name), parts: partsOf(name).map((p) => answerText(p)) };
+}
 
 export interface CandidateSet {
   candidates: Candidate[];
@@ -273,7 +273,17 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     out.push(c);
   };
   const visible = (i: number) => nodes.inViewport[i] === 1;
-  const name = (i: number) => cleaned(nodes.names[i] ?? '');
+  // One memo lookup per node name, however many times the name is used below.
+  const infos: (NameInfo | undefined)[] = new Array(tree.n);
+  const info = (i: number): NameInfo => {
+    let v = infos[i];
+    if (v === undefined) {
+      v = nameInfo(nodes.names[i] ?? '');
+      infos[i] = v;
+    }
+    return v;
+  };
+  const name = (i: number) => info(i).clean;
 
   for (let i = 0; i < tree.n; i++) {
     const role = nodes.roles[i] ?? '';
@@ -290,19 +300,24 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
       push({ kind: 'hover', action: `Hover [${id}]`, node: i, text: name(i), source: 'node' });
   }
 
-  const answer = (text: string, node: number, source: TextSource) => {
-    const t =
-      source === 'column' || source === 'row' ? answerText(text, MAX_JOIN_CHARS) : shortAnswerMemo.get(text);
+  const pushAnswer = (t: string, node: number, source: TextSource) => {
     if (t) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
   };
+  const answer = (text: string, node: number, source: TextSource) =>
+    pushAnswer(
+      answerText(text, source === 'column' || source === 'row' ? MAX_JOIN_CHARS : MAX_ANSWER_CHARS),
+      node,
+      source,
+    );
   const columns = new Map<string, number[]>();
   const rows = new Map<number, number[]>();
   for (let i = 0; i < tree.n; i++) {
     const role = nodes.roles[i] ?? '';
     const text = name(i);
     if (!text || NOT_ANSWER_ROLES.has(role)) continue;
-    answer(text, i, 'node');
-    for (const part of partsMemo.get(text)) answer(part, i, 'part');
+    const answers = info(i).answerTexts(answersOf);
+    pushAnswer(answers.node, i, 'node');
+    for (const part of answers.parts) pushAnswer(part, i, 'part');
     const p = tree.parent[i]!;
     const gp = p >= 0 ? tree.parent[p]! : -1;
     const position = p >= 0 ? i - p : 0;
@@ -335,7 +350,7 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     let t = rowText.get(r);
     if (t === undefined) {
       const parts: string[] = [];
-      for (let j = r; j < tree.rowEnd[i]!; j++) parts.push((nodes.names[j] ?? '').toLowerCase());
+      for (let j = r; j < tree.rowEnd[i]!; j++) parts.push(info(j).raw.lower);
       t = ` ${parts.join(' ')} `;
       rowText.set(r, t);
     }

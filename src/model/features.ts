@@ -13,7 +13,7 @@ import {
 } from './candidates.js';
 import { Memo } from './memo.js';
 import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, tokens } from './text.js';
-import { hashOf, shapeOfText, type TextInfo, textInfo } from './text-memo.js';
+import { type NameInfo, nameInfo, type TextInfo, textInfo } from './text-memo.js';
 import type { PolicyInput } from './types.js';
 
 /** Share of each kind's prior mass spread uniformly over its candidates (the rest follows the heuristic). */
@@ -224,6 +224,15 @@ const stateBags = new Memo<Uint32Array>(4096, (key) => {
 });
 
 const KIND_TOKEN = KINDS.map((k) => fnv1a(`k:${k}`));
+const ROLE_TOKEN = new Map<string, number>();
+const roleToken = (role: string): number => {
+  let h = ROLE_TOKEN.get(role);
+  if (h === undefined) {
+    h = fnv1a(`r:${role}`);
+    if (ROLE_TOKEN.size < 4096) ROLE_TOKEN.set(role, h);
+  }
+  return h;
+};
 const SOURCE_TOKEN = SOURCES.map((s) => fnv1a(`s:${s}`));
 const NO_SHAPE: readonly number[] = new Array<number>(N_SHAPES).fill(0);
 const NUMERIC = /^\d[\d,.]*$/;
@@ -237,18 +246,54 @@ interface Context {
 }
 const NO_CONTEXT: Context = { length: 0, count: 0, hashes: [] };
 
-/** Features of every candidate of a batch of observations, in one set of arrays. */
+/**
+ * Grow-only buffers for featurizing batch after batch without allocating: a batch of 16 is ≈1 MB
+ * of fresh typed arrays, whose allocation (outside V8's heap) and collection cost more than
+ * filling them. A batch featurized into an arena is valid until the arena's next use.
+ */
+export class FeatureArena {
+  private readonly floats = new Map<string, Float32Array>();
+  private readonly ints = new Map<string, Int32Array>();
+
+  /** n zeroed float32s. */
+  f32(key: string, n: number): Float32Array {
+    const b = this.floats.get(key);
+    if (b && b.length >= n) return b.fill(0, 0, n).subarray(0, n);
+    this.floats.set(key, new Float32Array(Math.ceil(n * 1.5)));
+    return this.floats.get(key)!.subarray(0, n);
+  }
+
+  /** n zeroed int32s. */
+  i32(key: string, n: number): Int32Array {
+    const b = this.ints.get(key);
+    if (b && b.length >= n) return b.fill(0, 0, n).subarray(0, n);
+    this.ints.set(key, new Int32Array(Math.ceil(n * 1.5)));
+    return this.ints.get(key)!.subarray(0, n);
+  }
+}
+
+/** Fresh arrays (a batch that outlives the next call). */
+const fresh = {
+  f32: (_: string, n: number) => new Float32Array(n),
+  i32: (_: string, n: number) => new Int32Array(n),
+};
+
+/**
+ * Features of every candidate of a batch of observations, in one set of arrays; in `arena`'s
+ * buffers when one is given (valid until its next use), else in new arrays.
+ */
 export function featurizeBatch(
   inputs: readonly PolicyInput[],
   sets: readonly CandidateSet[],
   buckets: number,
   priorWeight = 1,
+  arena: Pick<FeatureArena, 'f32' | 'i32'> = fresh,
 ): FeatureBatch {
   const B = inputs.length;
   const sizes = sets.map((s) => s.candidates.length);
   const total = sizes.reduce((a, n) => a + n, 0);
   const offsets: number[] = [];
-  const owner = new Int32Array(total);
+  const owner = arena.i32('owner', total);
   let o = 0;
   sizes.forEach((n, b) => {
     offsets.push(o);
@@ -261,16 +306,16 @@ export function featurizeBatch(
     offsets,
     owner,
     total,
-    dense: new Float32Array(total * DENSE_SIZE),
-    candTok: new Int32Array(total * BAG.candidate),
-    candW: new Float32Array(total * BAG.candidate),
-    ctxTok: new Int32Array(total * BAG.context),
-    ctxW: new Float32Array(total * BAG.context),
-    intentTok: new Int32Array(B * BAG.intent),
-    intentW: new Float32Array(B * BAG.intent),
-    stateTok: new Int32Array(B * BAG.state),
-    stateW: new Float32Array(B * BAG.state),
-    prior: new Float32Array(total),
+    dense: arena.f32('dense', total * DENSE_SIZE),
+    candTok: arena.i32('candTok', total * BAG.candidate),
+    candW: arena.f32('candW', total * BAG.candidate),
+    ctxTok: arena.i32('ctxTok', total * BAG.context),
+    ctxW: arena.f32('ctxW', total * BAG.context),
+    intentTok: arena.i32('intentTok', B * BAG.intent),
+    intentW: arena.f32('intentW', B * BAG.intent),
+    stateTok: arena.i32('stateTok', B * BAG.state),
+    stateW: arena.f32('stateW', B * BAG.state),
+    prior: arena.f32('prior', total),
   };
   for (let b = 0; b < B; b++) featurizeInto(inputs[b]!, sets[b]!, buckets, priorWeight, batch, b);
   return batch;
@@ -330,7 +375,16 @@ function featurizeInto(
   const phrasesLower = phrases.map((p) => p.toLowerCase());
 
   // Per node and per row, computed at most once per observation (many candidates share them).
-  const nameOf = (i: number): TextInfo => textInfo(nodes.names[i] ?? '');
+  const names: (NameInfo | undefined)[] = new Array(tree.n);
+  const nodeName = (i: number): NameInfo => {
+    let v = names[i];
+    if (v === undefined) {
+      v = nameInfo(nodes.names[i] ?? '');
+      names[i] = v;
+    }
+    return v;
+  };
+  const nameOf = (i: number): TextInfo => nodeName(i).raw;
   const nodePhrase = new Map<number, number>();
   const hasPhrase = (i: number): number => {
     let v = nodePhrase.get(i);
@@ -426,7 +480,9 @@ function featurizeInto(
     f += N_ROLES;
 
     const text = c.text;
-    const tt = textInfo(text);
+    // Most candidate texts are their node's name (a link, a page text): no lookup for those.
+    const own = c.node >= 0 ? nodeName(c.node) : null;
+    const tt = own !== null && own.clean === text ? own.cleaned : textInfo(text);
     const textLower = tt.lower;
     // overlap of the text's words with the task's
     const count = tt.content.length > 0 && intentSize > 0 ? hitsIn(tt.uniqueContent, intentSet) : 0;
@@ -506,7 +562,7 @@ function featurizeInto(
     dense[f++] = c.node >= 0 && tree.n > 0 ? c.node / tree.n : 0;
     dense[f++] = Math.log1p(kindCount[kind]!) / 6;
 
-    const shape = isAnswer ? shapeOfText(text) : NO_SHAPE;
+    const shape = isAnswer ? tt.shape : NO_SHAPE;
     if (isAnswer) {
       for (let s = 0; s < N_SHAPES; s++) dense[f + s] = shape[s]!;
       f += N_SHAPES;
@@ -532,7 +588,7 @@ function featurizeInto(
 
     // token bags: the candidate's kind, role, source and words; its row's words
     fillBag(
-      [KIND_TOKEN[kind]!, hashOf(`r:${role}`), SOURCE_TOKEN[SOURCES.indexOf(c.source)]!],
+      [KIND_TOKEN[kind]!, roleToken(role), SOURCE_TOKEN[SOURCES.indexOf(c.source)]!],
       tt.allHashes,
       tt.all.length,
       buckets,

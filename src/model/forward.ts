@@ -8,6 +8,9 @@
 import { BAG, DENSE_SIZE, type FeatureBatch } from './features.js';
 import { tf } from './tf.js';
 
+/** The input rows' buffer, reused batch after batch (a batch of 16 is ≈2 MB). */
+let scratch = new Float32Array(0);
+
 /** What the forward pass needs of the policy's options. */
 export interface ScorerShape {
   embedDim: number;
@@ -48,7 +51,8 @@ export function scoreRows(
   const F = DENSE_SIZE;
   const d = E ? shape.embedDim : 0;
   const W = F + 6 * d;
-  const x = new Float32Array(N * W);
+  if (scratch.length < N * W) scratch = new Float32Array(Math.ceil(N * W * 1.5));
+  const x = scratch.subarray(0, N * W);
   if (E === null) x.set(batch.dense);
   else {
     const B = batch.sizes.length;
@@ -63,6 +67,7 @@ export function scoreRows(
       const base = r * W;
       x.set(batch.dense.subarray(r * F, r * F + F), base);
       const c = base + F;
+      x.fill(0, c, c + d);
       poolRow(E, d, batch.candTok, batch.candW, BAG.candidate, r, x, c);
       eX.fill(0);
       poolRow(E, d, batch.ctxTok, batch.ctxW, BAG.context, r, eX, 0);

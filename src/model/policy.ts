@@ -7,6 +7,7 @@ import { buildCandidateSet, type Candidate } from './candidates.js';
 import {
   BAG,
   DENSE_SIZE,
+  FeatureArena,
   type FeatureBatch,
   featurizeBatch,
   type ObservationFeatures,
@@ -208,6 +209,7 @@ export class TfjsPolicy {
   readonly variables: Map<string, tf.Variable>;
   private disposed = false;
   private embeddingCopy: { id: object; data: Float32Array } | null = null;
+  private readonly arena = new FeatureArena();
 
   private constructor(options: PolicyOptions, values: Map<string, { shape: number[]; data: Float32Array }>) {
     registerGradients();
@@ -270,13 +272,18 @@ export class TfjsPolicy {
     return v;
   }
 
-  /** A batch's candidates and features, in one set of arrays. */
-  featurizeBatch(batch: readonly PolicyInput[]): FeatureBatch {
+  /**
+   * A batch's candidates and features, in one set of arrays. With `reuse`, in this policy's
+   * arena: valid only until the next reusing call (act and the trainer's updates, which drop the
+   * features before the next batch).
+   */
+  featurizeBatch(batch: readonly PolicyInput[], reuse = false): FeatureBatch {
     return featurizeBatch(
       batch,
       batch.map((input) => buildCandidateSet(input)),
       this.options.buckets,
       this.options.priorWeight,
+      reuse ? this.arena : undefined,
     );
   }
 
@@ -390,7 +397,7 @@ export class TfjsPolicy {
   act(batch: PolicyInput[], options: ActOptions): PolicyDecision[] {
     if (batch.length === 0) return [];
     this.alive();
-    const features = this.featurizeBatch(batch);
+    const features = this.featurizeBatch(batch, true);
     const flat = this.logits(features);
     // In input order, so a seeded `random` draws the same samples batched or not.
     return features.candidates.map((candidates, b) =>

@@ -123,7 +123,10 @@ export class BcTrainer {
       for (let from = 0; from < order.length; from += batchSize) {
         const batch = order.slice(from, from + batchSize).map((i) => samples[i]!);
         // Features are rebuilt per batch rather than kept: a step's features take ~100-200 KB.
-        const features = this.policy.featurizeBatch(batch.map((s) => s.step.input));
+        const features = this.policy.featurizeBatch(
+          batch.map((s) => s.step.input),
+          true,
+        );
         const { loss, norm } = this.update(
           features,
           batch.map((s) => s.target),
