@@ -1,12 +1,19 @@
 // Inference benchmark: actions per second from a real inference worker (a `tti-run train` run with
 // only an inference worker) to 16 concurrent env-like clients, each asking for its next action as
 // soon as it has the last one, over the real act socket with a typical 300-node observation.
-// Dynamic batching (max_batch 16) against none (max_batch 1), rounds alternating, medians compared.
+// Dynamic batching (max_batch 16) against none (max_batch 1): the same worker code, the same
+// clients; rounds alternating, medians compared. Every request carries a page the worker has not
+// seen (its content names are new; the header's are not), so the featurizer's string memos hit
+// only what a next page of the same site would repeat. Besides wall-clock rates (which the shared
+// machine's load moves), the worker's and the clients' CPU time per action are recorded: the
+// ratio of the worker's CPU per action is the speedup a machine with a free core per process
+// would see, and the clients' share shows whether they, not the worker, set the pace.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Observation } from '../src/actors/protocol.js';
 import { Inbound } from '../src/actors/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/actors/transport.js';
 import { cliEntry, projectRoot } from '../src/paths.js';
@@ -30,10 +37,26 @@ function cli(args: string[]): Promise<{ code: number; out: string }> {
   });
 }
 
-async function startInference(
-  maxBatch: number,
-  maxWaitMs: number,
-): Promise<{ runDir: string; act: string; backend: string }> {
+interface Worker {
+  runDir: string;
+  act: string;
+  backend: string;
+  /** the inference worker's process id (for its CPU time) */
+  pid: number;
+}
+
+interface StatusJson {
+  backend: string | null;
+  state: string;
+  workers: { role: string; pid: number | null; counters: Record<string, number> }[];
+}
+
+async function status(runDir: string): Promise<StatusJson | null> {
+  const out = await cli(['status', '--run-dir', runDir, '--json']);
+  return out.code === 0 ? (JSON.parse(out.out) as StatusJson) : null;
+}
+
+async function startInference(maxBatch: number, maxWaitMs: number): Promise<Worker> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'tti-bench-inference-'));
   const sets = [
     'workers.env=0',
@@ -51,19 +74,57 @@ async function startInference(
   if (act === undefined) throw new Error('no act endpoint');
   // Ready when status shows the backend (the policy is loaded).
   for (let i = 0; i < 300; i++) {
-    const status = await cli(['status', '--run-dir', runDir, '--json']);
-    if (status.code === 0) {
-      const s = JSON.parse(status.out) as { backend: string | null; state: string };
-      if (s.backend !== null && s.state === 'running') return { runDir, act, backend: s.backend };
-    }
+    const s = await status(runDir);
+    const pid = s?.workers.find((w) => w.role === 'inference')?.pid ?? null;
+    if (s && s.backend !== null && s.state === 'running' && pid !== null)
+      return { runDir, act, backend: s.backend, pid };
     await sleep(200);
   }
   throw new Error('the inference worker did not come up');
 }
 
-/** 16 clients, each with one request in flight, for `seconds`; returns actions/s. */
-async function measure(endpoint: string, seconds: number): Promise<number> {
-  const observation = typicalObservation();
+/** CPU seconds (user + system) a process has used, from /proc (Linux; null elsewhere). */
+function cpuSecondsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Nodes 0–29 are the site's header and menu, the same on every page; the rest is the page's content. */
+const HEADER_NODES = 30;
+
+/** The typical observation as page `tag` of the site: its content names are new, its header's are not. */
+function pageOf(base: Observation, tag: string): Observation {
+  const names = base.nodes.names.map((n, i) => (n && i >= HEADER_NODES ? `${n} ${tag}` : n));
+  const lines = base.text.split('\n');
+  return {
+    ...base,
+    // the text as the env renders it (so the request has its real size), names changed alike
+    text: [
+      ...lines.slice(0, 2),
+      ...lines.slice(2).map((l, i) => (names[i] ? l.replace(/'([^']*)'$/, `'${names[i]}'`) : l)),
+    ].join('\n'),
+    nodes: { ...base.nodes, names },
+  };
+}
+
+interface Measured {
+  actionsPerS: number;
+  /** the inference worker's CPU time per action, ms */
+  workerCpuMs: number | null;
+  /** the 16 clients' CPU time per action (their process), ms */
+  clientCpuMs: number;
+}
+
+/** 16 clients, each with one request in flight, for `seconds`. */
+async function measure(worker: Worker, seconds: number): Promise<Measured> {
+  const endpoint = worker.act;
+  const base = typicalObservation();
   const rejected = new RejectedFrames(() => undefined);
   const tuning = { lingerMs: 0, heartbeatIntervalMs: 1000, heartbeatTimeoutMs: 5000 };
   const clients = Array.from({ length: ENVS }, () => {
@@ -73,6 +134,8 @@ async function measure(endpoint: string, seconds: number): Promise<number> {
   });
   // Warm-up: the first forward passes compile kernels.
   const ask = async (client: Requester<typeof Inbound.actToEnv>, episodeId: string, step: number) => {
+    // Built before the request like an env worker's observation, and counted in the clients' CPU.
+    const observation = pageOf(base, `${episodeId}-${step}`);
     const reply = await client.request(
       {
         type: 'act_request',
@@ -93,6 +156,8 @@ async function measure(endpoint: string, seconds: number): Promise<number> {
   let actions = 0;
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
+  const workerCpu0 = cpuSecondsOf(worker.pid);
+  const clientCpu0 = process.cpuUsage();
   await Promise.all(
     clients.map(async (client, i) => {
       for (let step = 1; performance.now() < deadline; step++) {
@@ -102,8 +167,15 @@ async function measure(endpoint: string, seconds: number): Promise<number> {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const clientCpu = process.cpuUsage(clientCpu0);
+  const workerCpu1 = cpuSecondsOf(worker.pid);
   for (const c of clients) c.close();
-  return actions / elapsed;
+  return {
+    actionsPerS: actions / elapsed,
+    workerCpuMs:
+      workerCpu0 === null || workerCpu1 === null ? null : ((workerCpu1 - workerCpu0) * 1000) / actions,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / actions,
+  };
 }
 
 async function stop(runDir: string): Promise<void> {
@@ -112,44 +184,88 @@ async function stop(runDir: string): Promise<void> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+interface Arm {
+  maxBatch: number;
+  maxWaitMs: number;
+  actionsPerS: number[];
+  median: number;
+  /** the worker's CPU ms per action, per round and median */
+  workerCpuMsPerAction: number[];
+  workerCpuMsMedian: number | null;
+  clientCpuMsPerAction: number[];
+  /** mean requests per forward pass the worker reported (its `meanBatch` counter), per round */
+  meanBatch: number[];
+  /** 1-minute load average at the start of each round */
+  loadavg: number[];
+}
 
 export interface InferenceBench {
   method: string;
   concurrentEnvs: number;
   backend: string;
-  batched: { maxBatch: number; maxWaitMs: number; actionsPerS: number[]; median: number };
-  unbatched: { maxBatch: number; maxWaitMs: number; actionsPerS: number[]; median: number };
+  batched: Arm;
+  unbatched: Arm;
+  /** median batched actions/s over median unbatched actions/s */
   speedup: number;
+  /** unbatched over batched worker CPU time per action (medians) */
+  cpuSpeedup: number | null;
   floor: number;
 }
 
 export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promise<InferenceBench> {
-  const batched: number[] = [];
-  const unbatched: number[] = [];
+  const arm = (maxBatch: number, maxWaitMs: number): Arm => ({
+    maxBatch,
+    maxWaitMs,
+    actionsPerS: [],
+    median: 0,
+    workerCpuMsPerAction: [],
+    workerCpuMsMedian: null,
+    clientCpuMsPerAction: [],
+    meanBatch: [],
+    loadavg: [],
+  });
+  const batched = arm(16, 5);
+  const unbatched = arm(1, 0);
   let backend = '?';
   for (let round = 0; round < options.rounds; round++) {
     // Alternate which goes first: the machine's load drifts.
-    const order = round % 2 === 0 ? ([16, 1] as const) : ([1, 16] as const);
-    for (const maxBatch of order) {
-      const worker = await startInference(maxBatch, maxBatch === 1 ? 0 : 5);
+    const order = round % 2 === 0 ? [batched, unbatched] : [unbatched, batched];
+    for (const a of order) {
+      const worker = await startInference(a.maxBatch, a.maxWaitMs);
       backend = worker.backend;
       try {
-        const rate = await measure(worker.act, options.seconds);
-        (maxBatch === 1 ? unbatched : batched).push(rate);
+        a.loadavg.push(round2(loadavg()[0]!));
+        const m = await measure(worker, options.seconds);
+        a.actionsPerS.push(m.actionsPerS);
+        if (m.workerCpuMs !== null) a.workerCpuMsPerAction.push(m.workerCpuMs);
+        a.clientCpuMsPerAction.push(m.clientCpuMs);
+        const counters = (await status(worker.runDir))?.workers.find((w) => w.role === 'inference')?.counters;
+        a.meanBatch.push(counters?.meanBatch ?? 0);
       } finally {
         await stop(worker.runDir);
       }
     }
   }
+  for (const a of [batched, unbatched]) {
+    a.median = median(a.actionsPerS);
+    a.workerCpuMsMedian = a.workerCpuMsPerAction.length > 0 ? median(a.workerCpuMsPerAction) : null;
+  }
   return {
     method:
-      `${ENVS} concurrent clients over the real act socket (ipc), each with one request in flight, ` +
-      `against a real inference worker; ${options.rounds} rounds of ${options.seconds} s, alternating; medians`,
+      `${ENVS} concurrent clients over the real act socket (ipc), each with one request in flight and ` +
+      `each request a page the worker has not seen, against a real inference worker; ${options.rounds} rounds ` +
+      `of ${options.seconds} s, alternating; medians. CPU ms per action from /proc (worker) and process.cpuUsage (clients)`,
     concurrentEnvs: ENVS,
     backend,
-    batched: { maxBatch: 16, maxWaitMs: 5, actionsPerS: batched, median: median(batched) },
-    unbatched: { maxBatch: 1, maxWaitMs: 0, actionsPerS: unbatched, median: median(unbatched) },
-    speedup: median(batched) / median(unbatched),
+    batched,
+    unbatched,
+    speedup: batched.median / unbatched.median,
+    cpuSpeedup:
+      batched.workerCpuMsMedian !== null && unbatched.workerCpuMsMedian !== null
+        ? unbatched.workerCpuMsMedian / batched.workerCpuMsMedian
+        : null,
     floor: 4,
   };
 }

@@ -1,4 +1,5 @@
-// `npm run bench`: runs the benchmarks and writes bench/results/*.json.
+// `npm run bench`: runs the benchmarks and writes bench/results/*.json. Names as arguments run only
+// those (`node dist/bench/run.js inference learner`); the rest keep their last results.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,58 +17,77 @@ const machine = {
   cpus: os.cpus().length,
   cpu: os.cpus()[0]?.model ?? '?',
   date: new Date().toISOString(),
+  loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
 };
+const only = new Set(process.argv.slice(2));
+const selected = (name: string) => only.size === 0 || only.has(name);
 
-const transport = await transportBench({ rounds: 15, roundTrips: 800, pipelined: 3000, window: 32 });
-writeFileSync(
-  path.join(resultsDir, 'transport.json'),
-  `${JSON.stringify({ machine, ...transport }, null, 2)}\n`,
-);
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const { latency: l, throughput: t, weights50MB: w } = transport;
-process.stdout.write(
-  `transport (${transport.observation.encodedBytes} B observation, ipc), medians of interleaved rounds:\n` +
-    `  round trip   ours ${l.oursUs.toFixed(1)} µs  bare ${l.bareUs.toFixed(1)} µs  overhead ${pct(l.overhead)}\n` +
-    `  CPU/trip     ours ${l.oursCpuUsPerRoundTrip.toFixed(1)} µs  bare ${l.bareCpuUsPerRoundTrip.toFixed(1)} µs  overhead ${pct(l.cpuOverhead)}\n` +
-    `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s (${pct(t.overheadVsBare)})  ` +
-    `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)})\n` +
-    `  50 MB weights publish: median ${w.medianMs.toFixed(1)} ms (max ${w.maxMs.toFixed(1)} ms)\n`,
-);
+if (selected('transport')) {
+  const transport = await transportBench({ rounds: 15, roundTrips: 800, pipelined: 3000, window: 32 });
+  writeFileSync(
+    path.join(resultsDir, 'transport.json'),
+    `${JSON.stringify({ machine, ...transport }, null, 2)}\n`,
+  );
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const { latency: l, throughput: t, weights50MB: w } = transport;
+  process.stdout.write(
+    `transport (${transport.observation.encodedBytes} B observation, ipc), medians of interleaved rounds:\n` +
+      `  round trip   ours ${l.oursUs.toFixed(1)} µs  bare ${l.bareUs.toFixed(1)} µs  overhead ${pct(l.overhead)}\n` +
+      `  CPU/trip     ours ${l.oursCpuUsPerRoundTrip.toFixed(1)} µs  bare ${l.bareCpuUsPerRoundTrip.toFixed(1)} µs  overhead ${pct(l.cpuOverhead)}\n` +
+      `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s (${pct(t.overheadVsBare)})  ` +
+      `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)})\n` +
+      `  50 MB weights publish: median ${w.medianMs.toFixed(1)} ms (max ${w.maxMs.toFixed(1)} ms)\n`,
+  );
+}
 
-const env = await envBench();
-writeFileSync(path.join(resultsDir, 'env.json'), `${JSON.stringify({ machine, ...env }, null, 2)}\n`);
-process.stdout.write(
-  `env (${env.page.axNodes} AX nodes, observe + act): ours ${env.ours.stepsPerS.toFixed(2)} steps/s  ` +
-    `bare playwright-core ${env.bare.stepsPerS.toFixed(2)} steps/s  ratio ${env.ratio.toFixed(3)} ` +
-    `(paired ${env.pairedRatio.toFixed(3)}, floor ${env.floor})\n`,
-);
+if (selected('env')) {
+  const env = await envBench();
+  writeFileSync(path.join(resultsDir, 'env.json'), `${JSON.stringify({ machine, ...env }, null, 2)}\n`);
+  process.stdout.write(
+    `env (${env.page.axNodes} AX nodes, observe + act): ours ${env.ours.stepsPerS.toFixed(2)} steps/s  ` +
+      `bare playwright-core ${env.bare.stepsPerS.toFixed(2)} steps/s  ratio ${env.ratio.toFixed(3)} ` +
+      `(paired ${env.pairedRatio.toFixed(3)}, floor ${env.floor})\n`,
+  );
+}
 
-const shots = await screenshotBench();
-writeFileSync(
-  path.join(resultsDir, 'screenshot.json'),
-  `${JSON.stringify({ machine, ...shots }, null, 2)}\n`,
-);
-process.stdout.write(
-  `screenshot (JPEG, 1280×720) per env step: +${shots.step.costMs.toFixed(0)} ms on ${shots.step.offMs.toFixed(0)} ms ` +
-    `(${pct(shots.step.costFraction)}; opt-in for training above ${pct(shots.threshold)}); alone ` +
-    `${shots.alone.map((a) => `${a.page} ${a.medianMs.toFixed(0)} ms`).join(', ')}\n`,
-);
+if (selected('screenshot')) {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const shots = await screenshotBench();
+  writeFileSync(
+    path.join(resultsDir, 'screenshot.json'),
+    `${JSON.stringify({ machine, ...shots }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `screenshot (JPEG, 1280×720) per env step: +${shots.step.costMs.toFixed(0)} ms on ${shots.step.offMs.toFixed(0)} ms ` +
+      `(${pct(shots.step.costFraction)}; opt-in for training above ${pct(shots.threshold)}); alone ` +
+      `${shots.alone.map((a) => `${a.page} ${a.medianMs.toFixed(0)} ms`).join(', ')}\n`,
+  );
+}
 
-const arena = await miniarenaBench();
-writeFileSync(path.join(resultsDir, 'miniarena.json'), `${JSON.stringify({ machine, ...arena }, null, 2)}\n`);
-process.stdout.write(
-  `miniarena: reset p50 ${arena.reset.p50Ms} ms p95 ${arena.reset.p95Ms} ms; ` +
-    `server time per page p50 ${arena.pageServerTime.p50Ms} ms p95 ${arena.pageServerTime.p95Ms} ms\n`,
-);
-const inference = await inferenceBench();
-writeFileSync(
-  path.join(resultsDir, 'inference.json'),
-  `${JSON.stringify({ machine, ...inference }, null, 2)}\n`,
-);
-process.stdout.write(
-  `inference (${inference.concurrentEnvs} concurrent envs, ${inference.backend}): batched ` +
-    `${inference.batched.median.toFixed(1)} actions/s  unbatched ${inference.unbatched.median.toFixed(1)} actions/s  ` +
-    `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×)\n`,
-);
-await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
+if (selected('miniarena')) {
+  const arena = await miniarenaBench();
+  writeFileSync(
+    path.join(resultsDir, 'miniarena.json'),
+    `${JSON.stringify({ machine, ...arena }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `miniarena: reset p50 ${arena.reset.p50Ms} ms p95 ${arena.reset.p95Ms} ms; ` +
+      `server time per page p50 ${arena.pageServerTime.p50Ms} ms p95 ${arena.pageServerTime.p95Ms} ms\n`,
+  );
+}
+if (selected('inference')) {
+  const inference = await inferenceBench();
+  writeFileSync(
+    path.join(resultsDir, 'inference.json'),
+    `${JSON.stringify({ machine, ...inference }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `inference (${inference.concurrentEnvs} concurrent envs, ${inference.backend}): batched ` +
+      `${inference.batched.median.toFixed(1)} actions/s  unbatched ${inference.unbatched.median.toFixed(1)} actions/s  ` +
+      `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×); worker CPU per action ` +
+      `${inference.batched.workerCpuMsMedian?.toFixed(2)} vs ${inference.unbatched.workerCpuMsMedian?.toFixed(2)} ms ` +
+      `(${inference.cpuSpeedup?.toFixed(2)}×), mean batch ${inference.batched.meanBatch.join('/')}\n`,
+  );
+}
+if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
 process.exit(0);

@@ -3,7 +3,9 @@
 // type only task phrases into visible text fields, answer only with texts the page shows (or the
 // task quotes), and go back or scroll only when that can change something. Every action string is
 // canonical, so rebuilding the candidates of a recorded step finds the chosen one by equality.
+import { Memo } from './memo.js';
 import { clean, contentTokens, DONE_ANSWER } from './text.js';
+import { type NameInfo, nameInfo } from './text-memo.js';
 import type { NodeColumns, PolicyInput } from './types.js';
 
 export const KINDS = ['click', 'type', 'hover', 'answer', 'back', 'scroll'] as const;
@@ -165,6 +167,10 @@ export function treeOf(nodes: NodeColumns): Tree {
  * slash ("byteblaze/chat-widget"), and numbers on their own. Deterministic, in intent order.
  */
 export function intentPhrases(intent: string): string[] {
+  return [...phrasesOf(intent)];
+}
+
+function computeIntentPhrases(intent: string): string[] {
   const out: string[] = [];
   const add = (s: string, trim = true) => {
     let c = clean(s);
@@ -207,6 +213,11 @@ export function intentPhrases(intent: string): string[] {
   return out;
 }
 
+// An episode asks with the same task at every step, so its phrases are worked out once.
+const phraseMemo = new Memo<readonly string[]>(1024, computeIntentPhrases);
+const phrasesOf = (intent: string): readonly string[] => phraseMemo.get(intent);
+const intentWordMemo = new Memo<readonly string[]>(1024, contentTokens);
+
 /** The text after the last "Action:" of a reply: the action string the reply carries. */
 export function actionOfReply(reply: string): string {
   const at = reply.lastIndexOf('Action:');
@@ -238,17 +249,22 @@ function answerText(text: string, max = MAX_ANSWER_CHARS): string {
   return clean(text.replace(/[[\]]/g, ' ')).slice(0, max);
 }
 
+/** A cleaned node name as an answer, and its parts as answers (memoised with the name, text-memo.ts). */
+function answersOf(name: string): { node: string; parts: readonly string[] } {
+  return { node: answerText(name), parts: partsOf(name).map((p) => answerText(p)) };
+}
+
 export interface CandidateSet {
   candidates: Candidate[];
   tree: Tree;
-  phrases: string[];
+  phrases: readonly string[];
 }
 
 /** Candidates with the tree structure the featurizer reuses. */
 export function buildCandidateSet(input: PolicyInput): CandidateSet {
   const { nodes } = input;
   const tree = treeOf(nodes);
-  const phrases = intentPhrases(input.intent);
+  const phrases = phrasesOf(input.intent);
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const push = (c: Candidate) => {
@@ -257,7 +273,17 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     out.push(c);
   };
   const visible = (i: number) => nodes.inViewport[i] === 1;
-  const name = (i: number) => clean(nodes.names[i] ?? '');
+  // One memo lookup per node name, however many times the name is used below.
+  const infos: (NameInfo | undefined)[] = new Array(tree.n);
+  const info = (i: number): NameInfo => {
+    let v = infos[i];
+    if (v === undefined) {
+      v = nameInfo(nodes.names[i] ?? '');
+      infos[i] = v;
+    }
+    return v;
+  };
+  const name = (i: number) => info(i).clean;
 
   for (let i = 0; i < tree.n; i++) {
     const role = nodes.roles[i] ?? '';
@@ -274,18 +300,24 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
       push({ kind: 'hover', action: `Hover [${id}]`, node: i, text: name(i), source: 'node' });
   }
 
-  const answer = (text: string, node: number, source: TextSource) => {
-    const t = answerText(text, source === 'column' || source === 'row' ? MAX_JOIN_CHARS : MAX_ANSWER_CHARS);
+  const pushAnswer = (t: string, node: number, source: TextSource) => {
     if (t) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
   };
+  const answer = (text: string, node: number, source: TextSource) =>
+    pushAnswer(
+      answerText(text, source === 'column' || source === 'row' ? MAX_JOIN_CHARS : MAX_ANSWER_CHARS),
+      node,
+      source,
+    );
   const columns = new Map<string, number[]>();
   const rows = new Map<number, number[]>();
   for (let i = 0; i < tree.n; i++) {
     const role = nodes.roles[i] ?? '';
     const text = name(i);
     if (!text || NOT_ANSWER_ROLES.has(role)) continue;
-    answer(text, i, 'node');
-    for (const part of partsOf(text)) answer(part, i, 'part');
+    const answers = info(i).answerTexts(answersOf);
+    pushAnswer(answers.node, i, 'node');
+    for (const part of answers.parts) pushAnswer(part, i, 'part');
     const p = tree.parent[i]!;
     const gp = p >= 0 ? tree.parent[p]! : -1;
     const position = p >= 0 ? i - p : 0;
@@ -295,16 +327,22 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
       r0 >= 0
         ? `${role}|${tree.parent[r0]}|${i - r0}`
         : `${role}|${nodes.depths[i]}|${p >= 0 ? nodes.roles[p] : ''}|${gp}|${gp >= 0 ? position : i}`;
-    columns.set(key, [...(columns.get(key) ?? []), i]);
+    const column = columns.get(key);
+    if (column) column.push(i);
+    else columns.set(key, [i]);
     const r = tree.row[i]!;
-    if (r >= 0) rows.set(r, [...(rows.get(r) ?? []), i]);
+    if (r >= 0) {
+      const row = rows.get(r);
+      if (row) row.push(i);
+      else rows.set(r, [i]);
+    }
   }
   // Multi-item answers ("List the titles …", "What labels …"): every text of one list column
   // joined, and every text of one row (a grand total and its status) joined.
   // Filters: the task's phrases and content words, each selecting the rows that mention it.
   const filters = [
     ...phrases.map((p) => p.toLowerCase()).filter((p) => p.length > 2),
-    ...contentTokens(input.intent).filter((t) => t.length > 2),
+    ...intentWordMemo.get(input.intent).filter((t) => t.length > 2),
   ];
   const rowText = new Map<number, string>();
   const textOfRow = (i: number): string => {
@@ -312,7 +350,7 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     let t = rowText.get(r);
     if (t === undefined) {
       const parts: string[] = [];
-      for (let j = r; j < tree.rowEnd[i]!; j++) parts.push((nodes.names[j] ?? '').toLowerCase());
+      for (let j = r; j < tree.rowEnd[i]!; j++) parts.push(info(j).raw.lower);
       t = ` ${parts.join(' ')} `;
       rowText.set(r, t);
     }

@@ -11,7 +11,9 @@ import {
   SOURCES,
   type Tree,
 } from './candidates.js';
-import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, shapeOf, tokens } from './text.js';
+import { Memo } from './memo.js';
+import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, tokens } from './text.js';
+import { type NameInfo, nameInfo, type TextInfo, textInfo } from './text-memo.js';
 import type { PolicyInput } from './types.js';
 
 /** Share of each kind's prior mass spread uniformly over its candidates (the rest follows the heuristic). */
@@ -79,7 +81,7 @@ export const DENSE_SIZE =
   N_SHAPES * N_QUESTIONS +
   1; // answer length
 
-/** One observation's features, ready to pack into a batch. */
+/** One observation's features (views into a FeatureBatch of one or more observations). */
 export interface ObservationFeatures {
   candidates: Candidate[];
   /** [candidates × DENSE_SIZE] */
@@ -96,7 +98,41 @@ export interface ObservationFeatures {
   /** [BAG.state] */
   stateTok: Int32Array;
   stateW: Float32Array;
-  /** [candidates] log-prior: -log(candidates of this kind), so each kind starts equally likely */
+  /** [candidates] the fixed log-prior (kind share × the exploration heuristic) */
+  prior: Float32Array;
+}
+
+/**
+ * A batch's features in one set of typed arrays: the candidates of all observations as
+ * consecutive rows (observation b owns rows offsets[b] … offsets[b] + sizes[b]), the task and page
+ * bags one row per observation. What one forward pass (or one training step) consumes.
+ */
+export interface FeatureBatch {
+  /** Each observation's candidates. */
+  candidates: Candidate[][];
+  /** Candidates per observation. */
+  sizes: number[];
+  /** First row of each observation. */
+  offsets: number[];
+  /** Observation of each row. */
+  owner: Int32Array;
+  /** Rows (candidates) in all. */
+  total: number;
+  /** [total × DENSE_SIZE] */
+  dense: Float32Array;
+  /** [total × BAG.candidate] */
+  candTok: Int32Array;
+  candW: Float32Array;
+  /** [total × BAG.context] */
+  ctxTok: Int32Array;
+  ctxW: Float32Array;
+  /** [observations × BAG.intent] */
+  intentTok: Int32Array;
+  intentW: Float32Array;
+  /** [observations × BAG.state] */
+  stateTok: Int32Array;
+  stateW: Float32Array;
+  /** [total] */
   prior: Float32Array;
 }
 
@@ -115,33 +151,193 @@ function elementOfAction(action: string): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * Writes a bag: the first `slots` of `prefix` then `rest` (token hashes), as buckets with weight
+ * 1/k for the k tokens kept (mean pooling).
+ */
 function fillBag(
-  tokensIn: string[],
+  prefix: readonly number[],
+  rest: ArrayLike<number>,
+  restLength: number,
   buckets: number,
   tok: Int32Array,
   w: Float32Array,
   offset: number,
   slots: number,
-) {
-  const k = Math.min(tokensIn.length, slots);
+): void {
+  const k = Math.min(prefix.length + restLength, slots);
+  const weight = 1 / k;
   for (let j = 0; j < k; j++) {
-    tok[offset + j] = fnv1a(tokensIn[j]!) % buckets;
-    w[offset + j] = 1 / k;
+    tok[offset + j] = (j < prefix.length ? prefix[j]! : rest[j - prefix.length]!) % buckets;
+    w[offset + j] = weight;
   }
 }
 
-interface Overlap {
-  count: number;
-  ofCandidate: number;
-  ofIntent: number;
+/** How many of `unique` (no repeats) the task mentions. */
+function hitsIn(unique: readonly string[], intent: ReadonlySet<string>): number {
+  let count = 0;
+  for (const t of unique) if (intent.has(t)) count += 1;
+  return count;
 }
 
-function overlap(candidate: readonly string[], intent: ReadonlySet<string>): Overlap {
-  if (candidate.length === 0 || intent.size === 0) return { count: 0, ofCandidate: 0, ofIntent: 0 };
-  const uniq = new Set(candidate);
-  let count = 0;
-  for (const t of uniq) if (intent.has(t)) count += 1;
-  return { count, ofCandidate: count / uniq.size, ofIntent: count / intent.size };
+/** What features need from the task, worked out once per task text (an episode repeats it). */
+interface IntentInfo {
+  lower: string;
+  set: ReadonlySet<string>;
+  question: readonly number[];
+  quoted: ReadonlySet<string>;
+  /** The task bag's token hashes: question tokens, then the task's content words. */
+  bag: Uint32Array;
+}
+
+const intentInfos = new Memo<IntentInfo>(1024, (intent) => {
+  const content = contentTokens(intent);
+  const question = questionOf(intent);
+  const qTokens = QUESTIONS.filter((_, i) => question[i] === 1).map((q) => `q:${q}`);
+  return {
+    lower: intent.toLowerCase(),
+    set: new Set(content),
+    question,
+    quoted: new Set([...intent.matchAll(/"([^"]+)"|“([^”]+)”/g)].map((m) => clean(m[1] ?? m[2] ?? ''))),
+    bag: Uint32Array.from([...qTokens, ...content], fnv1a),
+  };
+});
+
+/** The page bag's token hashes: the last action's kind, then the URL's path and query words. */
+const stateBags = new Memo<Uint32Array>(4096, (key) => {
+  const at = key.indexOf(' ');
+  const url = key.slice(at + 1);
+  let urlPath = url;
+  try {
+    const u = new URL(url);
+    urlPath = `${u.pathname} ${u.search}`;
+  } catch {
+    // not a URL: use the text as it is
+  }
+  const bag = [
+    `last:${key.slice(0, at)}`,
+    ...tokens(urlPath)
+      .filter((t) => !/^\d+$/.test(t))
+      .map((t) => `u:${t}`),
+  ];
+  return Uint32Array.from(bag, fnv1a);
+});
+
+const KIND_TOKEN = KINDS.map((k) => fnv1a(`k:${k}`));
+const ROLE_TOKEN = new Map<string, number>();
+const roleToken = (role: string): number => {
+  let h = ROLE_TOKEN.get(role);
+  if (h === undefined) {
+    h = fnv1a(`r:${role}`);
+    if (ROLE_TOKEN.size < 4096) ROLE_TOKEN.set(role, h);
+  }
+  return h;
+};
+const SOURCE_TOKEN = SOURCES.map((s) => fnv1a(`s:${s}`));
+const NO_SHAPE: readonly number[] = new Array<number>(N_SHAPES).fill(0);
+const NUMERIC = /^\d[\d,.]*$/;
+const NOTE_FAILED = /invalid|failed/i;
+
+/** Context tokens of a row (or a node's neighbourhood): their overlap with the task, and the bag. */
+interface Context {
+  length: number;
+  count: number;
+  hashes: number[];
+}
+const NO_CONTEXT: Context = { length: 0, count: 0, hashes: [] };
+
+/**
+ * Grow-only buffers for featurizing batch after batch without allocating: a batch of 16 is ≈1 MB
+ * of fresh typed arrays, whose allocation (outside V8's heap) and collection cost more than
+ * filling them. A batch featurized into an arena is valid until the arena's next use.
+ */
+export class FeatureArena {
+  private readonly floats = new Map<string, Float32Array>();
+  private readonly ints = new Map<string, Int32Array>();
+
+  /** n zeroed float32s. */
+  f32(key: string, n: number): Float32Array {
+    const b = this.floats.get(key);
+    if (b && b.length >= n) return b.fill(0, 0, n).subarray(0, n);
+    this.floats.set(key, new Float32Array(Math.ceil(n * 1.5)));
+    return this.floats.get(key)!.subarray(0, n);
+  }
+
+  /** n zeroed int32s. */
+  i32(key: string, n: number): Int32Array {
+    const b = this.ints.get(key);
+    if (b && b.length >= n) return b.fill(0, 0, n).subarray(0, n);
+    this.ints.set(key, new Int32Array(Math.ceil(n * 1.5)));
+    return this.ints.get(key)!.subarray(0, n);
+  }
+}
+
+/** Fresh arrays (a batch that outlives the next call). */
+const fresh = {
+  f32: (_: string, n: number) => new Float32Array(n),
+  i32: (_: string, n: number) => new Int32Array(n),
+};
+
+/**
+ * Features of every candidate of a batch of observations, in one set of arrays; in `arena`'s
+ * buffers when one is given (valid until its next use), else in new arrays.
+ */
+export function featurizeBatch(
+  inputs: readonly PolicyInput[],
+  sets: readonly CandidateSet[],
+  buckets: number,
+  priorWeight = 1,
+  arena: Pick<FeatureArena, 'f32' | 'i32'> = fresh,
+): FeatureBatch {
+  const B = inputs.length;
+  const sizes = sets.map((s) => s.candidates.length);
+  const total = sizes.reduce((a, n) => a + n, 0);
+  const offsets: number[] = [];
+  const owner = arena.i32('owner', total);
+  let o = 0;
+  sizes.forEach((n, b) => {
+    offsets.push(o);
+    owner.fill(b, o, o + n);
+    o += n;
+  });
+  const batch: FeatureBatch = {
+    candidates: sets.map((s) => s.candidates),
+    sizes,
+    offsets,
+    owner,
+    total,
+    dense: arena.f32('dense', total * DENSE_SIZE),
+    candTok: arena.i32('candTok', total * BAG.candidate),
+    candW: arena.f32('candW', total * BAG.candidate),
+    ctxTok: arena.i32('ctxTok', total * BAG.context),
+    ctxW: arena.f32('ctxW', total * BAG.context),
+    intentTok: arena.i32('intentTok', B * BAG.intent),
+    intentW: arena.f32('intentW', B * BAG.intent),
+    stateTok: arena.i32('stateTok', B * BAG.state),
+    stateW: arena.f32('stateW', B * BAG.state),
+    prior: arena.f32('prior', total),
+  };
+  for (let b = 0; b < B; b++) featurizeInto(inputs[b]!, sets[b]!, buckets, priorWeight, batch, b);
+  return batch;
+}
+
+/** Observation b's rows of a batch, as views (no copy). */
+export function observationFeatures(batch: FeatureBatch, b: number): ObservationFeatures {
+  const from = batch.offsets[b]!;
+  const to = from + batch.sizes[b]!;
+  return {
+    candidates: batch.candidates[b]!,
+    dense: batch.dense.subarray(from * DENSE_SIZE, to * DENSE_SIZE),
+    candTok: batch.candTok.subarray(from * BAG.candidate, to * BAG.candidate),
+    candW: batch.candW.subarray(from * BAG.candidate, to * BAG.candidate),
+    ctxTok: batch.ctxTok.subarray(from * BAG.context, to * BAG.context),
+    ctxW: batch.ctxW.subarray(from * BAG.context, to * BAG.context),
+    intentTok: batch.intentTok.subarray(b * BAG.intent, (b + 1) * BAG.intent),
+    intentW: batch.intentW.subarray(b * BAG.intent, (b + 1) * BAG.intent),
+    stateTok: batch.stateTok.subarray(b * BAG.state, (b + 1) * BAG.state),
+    stateW: batch.stateW.subarray(b * BAG.state, (b + 1) * BAG.state),
+    prior: batch.prior.subarray(from, to),
+  };
 }
 
 /** Features of every candidate of one observation. */
@@ -151,62 +347,80 @@ export function featurize(
   buckets: number,
   priorWeight = 1,
 ): ObservationFeatures {
+  return observationFeatures(featurizeBatch([input], [set], buckets, priorWeight), 0);
+}
+
+/** Writes observation b's rows of the batch. */
+function featurizeInto(
+  input: PolicyInput,
+  set: CandidateSet,
+  buckets: number,
+  priorWeight: number,
+  batch: FeatureBatch,
+  b: number,
+): void {
   const { candidates, tree, phrases } = set;
   const { nodes } = input;
   const C = candidates.length;
   const F = DENSE_SIZE;
-  const dense = new Float32Array(C * F);
-  const candTok = new Int32Array(C * BAG.candidate);
-  const candW = new Float32Array(C * BAG.candidate);
-  const ctxTok = new Int32Array(C * BAG.context);
-  const ctxW = new Float32Array(C * BAG.context);
+  const row0 = batch.offsets[b]!;
+  const { dense, candTok, candW, ctxTok, ctxW } = batch;
 
-  const intentLower = input.intent.toLowerCase();
-  const intentContent = contentTokens(input.intent);
-  const intentSet = new Set(intentContent);
-  const question = questionOf(input.intent);
+  const intent = intentInfos.get(input.intent);
+  const intentLower = intent.lower;
+  const intentSet = intent.set;
+  const intentSize = intentSet.size;
+  const question = intent.question;
+  const quoted = intent.quoted;
   const phrasesLower = phrases.map((p) => p.toLowerCase());
-  const quoted = new Set(
-    [...input.intent.matchAll(/"([^"]+)"|“([^”]+)”/g)].map((m) => clean(m[1] ?? m[2] ?? '')),
-  );
 
   // Per node and per row, computed at most once per observation (many candidates share them).
-  const nodeTokens = new Map<number, string[]>();
-  const tokensOfNode = (i: number): string[] => {
-    let t = nodeTokens.get(i);
-    if (!t) {
-      t = contentTokens(nodes.names[i] ?? '');
-      nodeTokens.set(i, t);
+  const names: (NameInfo | undefined)[] = new Array(tree.n);
+  const nodeName = (i: number): NameInfo => {
+    let v = names[i];
+    if (v === undefined) {
+      v = nameInfo(nodes.names[i] ?? '');
+      names[i] = v;
     }
-    return t;
+    return v;
   };
+  const nameOf = (i: number): TextInfo => nodeName(i).raw;
   const nodePhrase = new Map<number, number>();
   const hasPhrase = (i: number): number => {
     let v = nodePhrase.get(i);
     if (v === undefined) {
-      const nm = (nodes.names[i] ?? '').toLowerCase();
+      const nm = nameOf(i).lower;
       v = nm && phrasesLower.some((p) => p.length > 2 && nm.includes(p)) ? 1 : 0;
       nodePhrase.set(i, v);
     }
     return v;
   };
-  const rowTokens = new Map<number, string[]>();
+  const rowContexts = new Map<number, Context>();
   const rowPhrases = new Map<number, number>();
   const rangeOf = (i: number): [number, number, number] => {
     const r = tree.row[i]!;
     return r >= 0 ? [r, r, tree.rowEnd[i]!] : [-2 - i, Math.max(0, i - 2), Math.min(tree.n, i + 3)];
   };
-  const contextOf = (i: number): string[] => {
-    if (i < 0) return [];
+  const contextOf = (i: number): Context => {
+    if (i < 0) return NO_CONTEXT;
     const [key, from, to] = rangeOf(i);
-    let t = rowTokens.get(key);
-    if (!t) {
-      const acc: string[] = [];
-      for (let j = from; j < to && acc.length < 48; j++) acc.push(...tokensOfNode(j));
-      t = acc;
-      rowTokens.set(key, t);
+    let c = rowContexts.get(key);
+    if (!c) {
+      // The row's words, whole names at a time until 48 (as the bag and the overlap see them).
+      const words: string[] = [];
+      const hashes: number[] = [];
+      for (let j = from; j < to && words.length < 48; j++) {
+        const t = nameOf(j);
+        for (let k = 0; k < t.content.length; k++) {
+          words.push(t.content[k]!);
+          if (hashes.length < BAG.context) hashes.push(t.contentHashes[k]!);
+        }
+      }
+      const count = words.length > 0 && intentSize > 0 ? hitsIn([...new Set(words)], intentSet) : 0;
+      c = { length: words.length, count, hashes };
+      rowContexts.set(key, c);
     }
-    return t;
+    return c;
   };
   const rowHasPhrase = (i: number): number => {
     if (i < 0 || tree.row[i]! < 0) return 0;
@@ -219,181 +433,211 @@ export function featurize(
     }
     return v;
   };
-  const textTokens = new Map<string, { content: string[]; all: string[] }>();
-  const tokensOfText = (text: string) => {
-    let t = textTokens.get(text);
-    if (!t) {
-      t = { content: contentTokens(text), all: tokens(text) };
-      textTokens.set(text, t);
-    }
-    return t;
-  };
 
-  const h = new Float64Array(candidates.length);
-  const kindCount = new Map<ActionKind, number>();
-  for (const c of candidates) kindCount.set(c.kind, (kindCount.get(c.kind) ?? 0) + 1);
+  const h = new Float64Array(C);
+  const kindIndex = new Int8Array(C);
+  const kindCount = new Int32Array(KINDS.length);
+  for (let k = 0; k < C; k++) {
+    kindIndex[k] = KINDS.indexOf(candidates[k]!.kind);
+    kindCount[kindIndex[k]!]! += 1;
+  }
 
   const history = input.history;
   const last = history.length > 0 ? history[history.length - 1]! : null;
   const lastKind = last ? kindOfAction(last) : null;
   const usedElements = new Set(history.map(elementOfAction).filter((e): e is string => e !== null));
   const actionCounts = new Map<string, number>();
-  for (const h of history) actionCounts.set(h, (actionCounts.get(h) ?? 0) + 1);
+  for (const a of history) actionCounts.set(a, (actionCounts.get(a) ?? 0) + 1);
   const typedTexts = new Set(
     history
-      .map((h) => /^Type\s*\[\d+\]\s*\[([\s\S]*)\]$/.exec(h)?.[1])
+      .map((a) => /^Type\s*\[\d+\]\s*\[([\s\S]*)\]$/.exec(a)?.[1])
       .filter((t): t is string => t !== undefined),
   );
   const note = input.note ?? '';
   const stepFrac = input.horizon > 0 ? Math.min(1, input.step / input.horizon) : 0;
   const remaining = input.horizon - input.step;
+  const lastKindIndex = lastKind ? KINDS.indexOf(lastKind) : KINDS.length;
+  const noteSet = note ? 1 : 0;
+  const noteFailed = NOTE_FAILED.test(note) ? 1 : 0;
+  const firstStep = input.step === 0 ? 1 : 0;
+  const lastStep = remaining <= 1 ? 1 : 0;
+  const logStep = Math.log1p(input.step) / 3;
 
-  candidates.forEach((c, k) => {
-    const o = k * F;
-    let f = o;
-    const set1 = (v: number) => {
-      dense[f++] = v;
-    };
-    const oneHot = (index: number, size: number) => {
-      if (index >= 0 && index < size) dense[f + index] = 1;
-      f += size;
-    };
-    oneHot(KINDS.indexOf(c.kind), KINDS.length);
-    set1(c.action === 'Scroll [up]' ? 1 : 0);
-    oneHot(SOURCES.indexOf(c.source), SOURCES.length);
+  for (let k = 0; k < C; k++) {
+    const c = candidates[k]!;
+    const row = row0 + k;
+    let f = row * F;
+    const kind = kindIndex[k]!;
+    const isType = c.kind === 'type';
+    const isAnswer = c.kind === 'answer';
+    dense[f + kind] = 1;
+    f += KINDS.length;
+    dense[f++] = c.action === 'Scroll [up]' ? 1 : 0;
+    dense[f + SOURCES.indexOf(c.source)] = 1;
+    f += SOURCES.length;
     const role = c.node >= 0 ? (nodes.roles[c.node] ?? '') : '';
-    oneHot(c.node < 0 ? ROLE_NONE : (ROLE_INDEX.get(role) ?? ROLE_OTHER), N_ROLES);
+    dense[f + (c.node < 0 ? ROLE_NONE : (ROLE_INDEX.get(role) ?? ROLE_OTHER))] = 1;
+    f += N_ROLES;
 
     const text = c.text;
-    const textLower = text.toLowerCase();
-    const tt = tokensOfText(text);
-    const ov = overlap(tt.content, intentSet);
-    set1(Math.log1p(ov.count) / 2);
-    set1(ov.ofCandidate);
-    set1(ov.ofIntent);
-    set1(textLower.length > 0 && intentLower.includes(textLower) ? 1 : 0);
+    // Most candidate texts are their node's name (a link, a page text): no lookup for those.
+    const own = c.node >= 0 ? nodeName(c.node) : null;
+    const tt = own !== null && own.clean === text ? own.cleaned : textInfo(text);
+    const textLower = tt.lower;
+    // overlap of the text's words with the task's
+    const count = tt.content.length > 0 && intentSize > 0 ? hitsIn(tt.uniqueContent, intentSet) : 0;
+    const ofCandidate = count > 0 ? count / tt.uniqueContent.length : 0;
+    const textInIntent = textLower.length > 0 && intentLower.includes(textLower) ? 1 : 0;
+    dense[f++] = Math.log1p(count) / 2;
+    dense[f++] = ofCandidate;
+    dense[f++] = count > 0 ? count / intentSize : 0;
+    dense[f++] = textInIntent;
     let phraseInText = 0;
     let phraseEq = 0;
+    let longest = 0;
     for (const p of phrasesLower) {
-      if (p.length > 0 && textLower.includes(p)) phraseInText = 1;
+      const inText = textLower.includes(p);
+      if (p.length > 0 && inText) phraseInText = 1;
       if (p === textLower) phraseEq = 1;
+      if (inText && p.length > longest) longest = p.length;
     }
-    set1(phraseInText);
-    set1(text.length === 0 ? 1 : 0);
-    set1(phraseEq);
-    set1(
-      phrasesLower.length > 0
-        ? Math.max(...phrasesLower.map((p) => (textLower.includes(p) ? p.length : 0))) / 40
-        : 0,
-    );
+    dense[f++] = phraseInText;
+    dense[f++] = text.length === 0 ? 1 : 0;
+    dense[f++] = phraseEq;
+    dense[f++] = phrasesLower.length > 0 ? longest / 40 : 0;
 
-    const context = c.kind === 'type' ? tokensOfNode(c.node) : contextOf(c.node);
-    const cov = overlap(context, intentSet);
-    set1(Math.log1p(cov.count) / 2);
-    set1(cov.ofIntent);
-    set1(c.kind !== 'type' ? rowHasPhrase(c.node) : 0);
+    // the row (for typing, the field's label)
+    let ctxLength: number;
+    let ctxCount: number;
+    let ctxHashes: ArrayLike<number>;
+    let field: TextInfo | null = null;
+    if (isType) {
+      field = nameOf(c.node);
+      ctxLength = field.content.length;
+      ctxCount = ctxLength > 0 && intentSize > 0 ? hitsIn(field.uniqueContent, intentSet) : 0;
+      ctxHashes = field.contentHashes;
+    } else {
+      const cx = contextOf(c.node);
+      ctxLength = cx.length;
+      ctxCount = cx.count;
+      ctxHashes = cx.hashes;
+    }
+    const rowOfIntent = ctxCount > 0 ? ctxCount / intentSize : 0;
+    dense[f++] = Math.log1p(ctxCount) / 2;
+    dense[f++] = rowOfIntent;
+    dense[f++] = isType ? 0 : rowHasPhrase(c.node);
 
     // typing
-    const isType = c.kind === 'type';
-    set1(isType ? overlap(tokensOfNode(c.node), intentSet).ofCandidate : 0);
-    set1(isType && quoted.has(text) ? 1 : 0);
-    set1(isType && phrases.length > 0 ? phrases.indexOf(text) / phrases.length : 0);
-    set1(isType && /^\d[\d,.]*$/.test(text) ? 1 : 0);
-    set1(isType && role === 'searchbox' ? 1 : 0);
     const element = c.node >= 0 ? String(nodes.ids[c.node]) : null;
-    set1(isType && element !== null && history.some((h) => h.startsWith(`Type [${element}]`)) ? 1 : 0);
-    set1(isType && typedTexts.has(text) ? 1 : 0);
-    const labelNear = isType ? labelBeforePhrase(intentLower, textLower, tokensOfNode(c.node)) : 0;
-    set1(labelNear);
+    const typedBefore = isType && typedTexts.has(text) ? 1 : 0;
+    let labelNear = 0;
+    if (field) {
+      dense[f++] = ctxCount > 0 ? ctxCount / field.uniqueContent.length : 0;
+      dense[f++] = quoted.has(text) ? 1 : 0;
+      dense[f++] = phrases.length > 0 ? phrases.indexOf(text) / phrases.length : 0;
+      dense[f++] = NUMERIC.test(text) ? 1 : 0;
+      dense[f++] = role === 'searchbox' ? 1 : 0;
+      dense[f++] = element !== null && history.some((a) => a.startsWith(`Type [${element}]`)) ? 1 : 0;
+      dense[f++] = typedBefore;
+      labelNear = labelBeforePhrase(intentLower, textLower, field.content);
+      dense[f++] = labelNear;
+    } else f += 8;
 
     // repetition
-    set1(Math.log1p(actionCounts.get(c.action) ?? 0));
-    set1(element !== null && usedElements.has(element) ? 1 : 0);
-    set1(last === c.action ? 1 : 0);
+    const used = element !== null && usedElements.has(element) ? 1 : 0;
+    dense[f++] = Math.log1p(actionCounts.get(c.action) ?? 0);
+    dense[f++] = used;
+    dense[f++] = last === c.action ? 1 : 0;
 
-    oneHot(lastKind ? KINDS.indexOf(lastKind) : KINDS.length, KINDS.length + 1);
-    set1(stepFrac);
-    set1(input.step === 0 ? 1 : 0);
-    set1(remaining <= 1 ? 1 : 0);
-    set1(Math.log1p(input.step) / 3);
-    set1(note ? 1 : 0);
-    set1(/invalid|failed/i.test(note) ? 1 : 0);
-    set1(c.node >= 0 ? (nodes.inViewport[c.node] ?? 0) : 0);
-    set1(c.node >= 0 ? Math.min(1, (nodes.depths[c.node] ?? 0) / 20) : 0);
-    set1(c.node >= 0 && tree.n > 0 ? c.node / tree.n : 0);
-    set1(Math.log1p(kindCount.get(c.kind) ?? 1) / 6);
+    dense[f + lastKindIndex] = 1;
+    f += KINDS.length + 1;
+    dense[f++] = stepFrac;
+    dense[f++] = firstStep;
+    dense[f++] = lastStep;
+    dense[f++] = logStep;
+    dense[f++] = noteSet;
+    dense[f++] = noteFailed;
+    dense[f++] = c.node >= 0 ? (nodes.inViewport[c.node] ?? 0) : 0;
+    dense[f++] = c.node >= 0 ? Math.min(1, (nodes.depths[c.node] ?? 0) / 20) : 0;
+    dense[f++] = c.node >= 0 && tree.n > 0 ? c.node / tree.n : 0;
+    dense[f++] = Math.log1p(kindCount[kind]!) / 6;
 
-    const shape = c.kind === 'answer' ? shapeOf(text) : new Array<number>(N_SHAPES).fill(0);
-    for (const s of shape) set1(s);
-    for (const q of question) set1(c.kind === 'answer' ? q : 0);
-    for (const s of shape) for (const q of question) set1(s * q);
-    set1(c.kind === 'answer' ? Math.log1p(tt.all.length) / 4 : 0);
+    const shape = isAnswer ? tt.shape : NO_SHAPE;
+    if (isAnswer) {
+      for (let s = 0; s < N_SHAPES; s++) dense[f + s] = shape[s]!;
+      f += N_SHAPES;
+      for (let q = 0; q < N_QUESTIONS; q++) dense[f + q] = question[q]!;
+      f += N_QUESTIONS;
+      for (let s = 0; s < N_SHAPES; s++)
+        for (let q = 0; q < N_QUESTIONS; q++) dense[f + s * N_QUESTIONS + q] = shape[s]! * question[q]!;
+      f += N_SHAPES * N_QUESTIONS;
+      dense[f++] = Math.log1p(tt.all.length) / 4;
+    }
 
     h[k] = heuristic(c, {
-      ofCandidate: ov.ofCandidate,
+      ofCandidate,
       phraseInText,
-      textInIntent: textLower.length > 0 && intentLower.includes(textLower) ? 1 : 0,
-      rowOfIntent: cov.ofIntent,
+      textInIntent,
+      rowOfIntent,
       labelNear,
-      typedBefore: isType && typedTexts.has(text) ? 1 : 0,
-      used: element !== null && usedElements.has(element) ? 1 : 0,
+      typedBefore,
+      used,
       shape,
       question,
     });
 
-    // token bags
-    const candBag = [`k:${c.kind}`, `r:${role}`, `s:${c.source}`, ...tt.all];
-    fillBag(candBag, buckets, candTok, candW, k * BAG.candidate, BAG.candidate);
-    fillBag(context, buckets, ctxTok, ctxW, k * BAG.context, BAG.context);
-  });
-
-  const intentTok = new Int32Array(BAG.intent);
-  const intentW = new Float32Array(BAG.intent);
-  const qTokens = QUESTIONS.filter((_, i) => question[i] === 1).map((q) => `q:${q}`);
-  fillBag([...qTokens, ...intentContent], buckets, intentTok, intentW, 0, BAG.intent);
-  const stateTok = new Int32Array(BAG.state);
-  const stateW = new Float32Array(BAG.state);
-  let urlPath = input.url;
-  try {
-    const u = new URL(input.url);
-    urlPath = `${u.pathname} ${u.search}`;
-  } catch {
-    // not a URL: use the text as it is
+    // token bags: the candidate's kind, role, source and words; its row's words
+    fillBag(
+      [KIND_TOKEN[kind]!, roleToken(role), SOURCE_TOKEN[SOURCES.indexOf(c.source)]!],
+      tt.allHashes,
+      tt.all.length,
+      buckets,
+      candTok,
+      candW,
+      row * BAG.candidate,
+      BAG.candidate,
+    );
+    if (ctxLength > 0)
+      fillBag([], ctxHashes, ctxLength, buckets, ctxTok, ctxW, row * BAG.context, BAG.context);
   }
-  const stateBag = [
-    `last:${lastKind ?? 'none'}`,
-    ...tokens(urlPath)
-      .filter((t) => !/^\d+$/.test(t))
-      .map((t) => `u:${t}`),
-  ];
-  fillBag(stateBag, buckets, stateTok, stateW, 0, BAG.state);
 
-  // The fixed log-prior: every kind gets the same mass; within a kind, half of it is shared
-  // uniformly and half by the exploration heuristic (scaled by priorWeight), so the heuristic
-  // steers sampling without ever starving the other candidates of the kind.
-  const prior = new Float32Array(C);
-  const lse = new Map<ActionKind, number>();
-  const hmax = new Map<ActionKind, number>();
-  candidates.forEach((c, k) => {
+  fillBag(
+    [],
+    intent.bag,
+    intent.bag.length,
+    buckets,
+    batch.intentTok,
+    batch.intentW,
+    b * BAG.intent,
+    BAG.intent,
+  );
+  const state = stateBags.get(`${lastKind ?? 'none'} ${input.url}`);
+  fillBag([], state, state.length, buckets, batch.stateTok, batch.stateW, b * BAG.state, BAG.state);
+
+  // The fixed log-prior: every kind gets its KIND_WEIGHT share of the mass; within a kind,
+  // UNIFORM_SHARE is spread uniformly and the rest by the exploration heuristic (scaled by
+  // priorWeight), so the heuristic steers sampling without ever starving the other candidates.
+  const hmax = new Float64Array(KINDS.length).fill(-Infinity);
+  const lse = new Float64Array(KINDS.length);
+  for (let k = 0; k < C; k++) {
     h[k] = h[k]! * priorWeight;
-    hmax.set(c.kind, Math.max(hmax.get(c.kind) ?? -Infinity, h[k]!));
-  });
-  candidates.forEach((c, k) => {
-    lse.set(c.kind, (lse.get(c.kind) ?? 0) + Math.exp(h[k]! - hmax.get(c.kind)!));
-  });
-  candidates.forEach((c, k) => {
-    const n = kindCount.get(c.kind) ?? 1;
-    const steered = Math.exp(h[k]! - hmax.get(c.kind)!) / lse.get(c.kind)!;
-    prior[k] = Math.log(KIND_WEIGHT[c.kind]) + Math.log(UNIFORM_SHARE / n + (1 - UNIFORM_SHARE) * steered);
-  });
-  return { candidates, dense, candTok, candW, ctxTok, ctxW, intentTok, intentW, stateTok, stateW, prior };
+    hmax[kindIndex[k]!] = Math.max(hmax[kindIndex[k]!]!, h[k]!);
+  }
+  for (let k = 0; k < C; k++) lse[kindIndex[k]!]! += Math.exp(h[k]! - hmax[kindIndex[k]!]!);
+  for (let k = 0; k < C; k++) {
+    const kind = kindIndex[k]!;
+    const steered = Math.exp(h[k]! - hmax[kind]!) / lse[kind]!;
+    batch.prior[row0 + k] =
+      Math.log(KIND_WEIGHT[KINDS[kind]!]) +
+      Math.log(UNIFORM_SHARE / kindCount[kind]! + (1 - UNIFORM_SHARE) * steered);
+  }
 }
 
 /**
  * Whether the field's label is named just before the phrase in the task ("titled “…”" → Title,
  * "with the body “…”" → Body, "signed with the nickname E. Lopes" → Nickname).
  */
-function labelBeforePhrase(intentLower: string, phraseLower: string, label: string[]): number {
+function labelBeforePhrase(intentLower: string, phraseLower: string, label: readonly string[]): number {
   const at = intentLower.indexOf(phraseLower);
   if (at < 0 || label.length === 0) return 0;
   const before = tokens(intentLower.slice(Math.max(0, at - 40), at)).slice(-4);
@@ -409,8 +653,8 @@ interface HeuristicInputs {
   labelNear: number;
   typedBefore: number;
   used: number;
-  shape: number[];
-  question: number[];
+  shape: readonly number[];
+  question: readonly number[];
 }
 
 const S = Object.fromEntries(SHAPES.map((s, i) => [s, i])) as Record<(typeof SHAPES)[number], number>;

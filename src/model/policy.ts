@@ -4,7 +4,16 @@
 // observation's candidates is the policy. One batched forward pass scores a whole batch.
 import { SeededRandom } from '../curriculum/random.js';
 import { buildCandidateSet, type Candidate } from './candidates.js';
-import { BAG, DENSE_SIZE, featurize, type ObservationFeatures } from './features.js';
+import {
+  BAG,
+  DENSE_SIZE,
+  FeatureArena,
+  type FeatureBatch,
+  featurizeBatch,
+  type ObservationFeatures,
+  observationFeatures,
+} from './features.js';
+import { scoreRows } from './forward.js';
 import { registerGradients, tf } from './tf.js';
 import type { ActOptions, PolicyDecision, PolicyInput, TensorFrames } from './types.js';
 
@@ -52,31 +61,17 @@ function normals(n: number, scale: number, random: () => number): Float32Array {
 }
 
 /**
- * A batch packed for one forward pass. The token bags stay in JavaScript: tfjs's wasm gather
- * costs several µs per index (≈200 ms for a batch of 16 observations' 77k bag slots), so the
- * bags are pooled in JavaScript from a copy of the embedding table, enter the graph as [N × d]
- * inputs, and their gradients are scattered back into the table in JavaScript (see trainer.ts).
+ * A batch packed for the differentiable forward pass (the trainer's). The token bags stay in
+ * JavaScript: tfjs's wasm gather costs several µs per index (≈200 ms for a batch of 16
+ * observations' 77k bag slots), so the bags are pooled in JavaScript from a copy of the embedding
+ * table, enter the graph as [N × d] inputs, and their gradients are scattered back into the table
+ * in JavaScript (see trainer.ts).
  */
-export interface PackedBatch {
+export interface PackedBatch extends Omit<FeatureBatch, 'dense' | 'prior'> {
   /** [N × DENSE_SIZE] */
   dense: tf.Tensor2D;
-  /** [N] kind log-prior */
+  /** [N] the fixed log-prior */
   prior: tf.Tensor1D;
-  candTok: Int32Array;
-  candW: Float32Array;
-  ctxTok: Int32Array;
-  ctxW: Float32Array;
-  intentTok: Int32Array;
-  intentW: Float32Array;
-  stateTok: Int32Array;
-  stateW: Float32Array;
-  /** observation index of each candidate */
-  owner: Int32Array;
-  /** candidates per observation */
-  sizes: number[];
-  /** first candidate of each observation */
-  offsets: number[];
-  total: number;
 }
 
 function concatF32(parts: Float32Array[]): Float32Array {
@@ -98,11 +93,11 @@ function concatI32(parts: Int32Array[]): Int32Array {
   return out;
 }
 
-/** Packs featurized observations; the caller disposes the tensors with disposePacked. */
-export function pack(features: ObservationFeatures[]): PackedBatch {
+/** Observations featurized one at a time, joined into one batch (copies). */
+export function joinFeatures(features: ObservationFeatures[]): FeatureBatch {
   const sizes = features.map((f) => f.candidates.length);
-  const N = sizes.reduce((s, n) => s + n, 0);
-  const owner = new Int32Array(N);
+  const total = sizes.reduce((s, n) => s + n, 0);
+  const owner = new Int32Array(total);
   const offsets: number[] = [];
   let o = 0;
   sizes.forEach((n, b) => {
@@ -111,8 +106,12 @@ export function pack(features: ObservationFeatures[]): PackedBatch {
     o += n;
   });
   return {
-    dense: tf.tensor2d(concatF32(features.map((f) => f.dense)), [N, DENSE_SIZE]),
-    prior: tf.tensor1d(concatF32(features.map((f) => f.prior))),
+    candidates: features.map((f) => f.candidates),
+    sizes,
+    offsets,
+    owner,
+    total,
+    dense: concatF32(features.map((f) => f.dense)),
     candTok: concatI32(features.map((f) => f.candTok)),
     candW: concatF32(features.map((f) => f.candW)),
     ctxTok: concatI32(features.map((f) => f.ctxTok)),
@@ -121,10 +120,18 @@ export function pack(features: ObservationFeatures[]): PackedBatch {
     intentW: concatF32(features.map((f) => f.intentW)),
     stateTok: concatI32(features.map((f) => f.stateTok)),
     stateW: concatF32(features.map((f) => f.stateW)),
-    owner,
-    sizes,
-    offsets,
-    total: N,
+    prior: concatF32(features.map((f) => f.prior)),
+  };
+}
+
+/** Packs a batch (or observations featurized one at a time); the caller disposes it with disposePacked. */
+export function pack(features: FeatureBatch | ObservationFeatures[]): PackedBatch {
+  const batch = Array.isArray(features) ? joinFeatures(features) : features;
+  const { dense, prior, ...rest } = batch;
+  return {
+    ...rest,
+    dense: tf.tensor2d(dense, [batch.total, DENSE_SIZE]),
+    prior: tf.tensor1d(prior),
   };
 }
 
@@ -164,6 +171,13 @@ function pool(
   return out;
 }
 
+/** `pooled` ([B × d], one row per observation) repeated for each of its candidates: [N × d]. */
+function expand(pooled: Float32Array, d: number, owner: Int32Array): Float32Array {
+  const out = new Float32Array(owner.length * d);
+  for (let r = 0; r < owner.length; r++) out.set(pooled.subarray(owner[r]! * d, owner[r]! * d + d), r * d);
+  return out;
+}
+
 /** Gradient of pooled rows back into the table: gE[token] += weight · g[row]. */
 function unpool(
   gE: Float32Array,
@@ -194,6 +208,8 @@ export class TfjsPolicy {
   /** Trainable variables by name, in a fixed order (the order of exportWeights). */
   readonly variables: Map<string, tf.Variable>;
   private disposed = false;
+  private embeddingCopy: { id: object; data: Float32Array } | null = null;
+  private readonly arena = new FeatureArena();
 
   private constructor(options: PolicyOptions, values: Map<string, { shape: number[]; data: Float32Array }>) {
     registerGradients();
@@ -256,27 +272,56 @@ export class TfjsPolicy {
     return v;
   }
 
-  /** Featurized observations for a batch (candidates included). */
+  /**
+   * A batch's candidates and features, in one set of arrays. With `reuse`, in this policy's
+   * arena: valid only until the next reusing call (act and the trainer's updates, which drop the
+   * features before the next batch).
+   */
+  featurizeBatch(batch: readonly PolicyInput[], reuse = false): FeatureBatch {
+    return featurizeBatch(
+      batch,
+      batch.map((input) => buildCandidateSet(input)),
+      this.options.buckets,
+      this.options.priorWeight,
+      reuse ? this.arena : undefined,
+    );
+  }
+
+  /** Featurized observations for a batch (candidates included), as views into one FeatureBatch. */
   featurize(batch: readonly PolicyInput[]): ObservationFeatures[] {
-    return batch.map((input) => this.featurizeOne(input));
+    const features = this.featurizeBatch(batch);
+    return batch.map((_, b) => observationFeatures(features, b));
   }
 
   featurizeOne(input: PolicyInput): ObservationFeatures {
-    return featurize(input, buildCandidateSet(input), this.options.buckets, this.options.priorWeight);
+    return observationFeatures(this.featurizeBatch([input]), 0);
+  }
+
+  /**
+   * The embedding table as a JavaScript array, copied out of the backend once per version of the
+   * weights (importWeights and the trainer's updates give the variable new data, so a new dataId).
+   */
+  embeddingTable(): Float32Array {
+    const v = this.get('embedding');
+    if (this.embeddingCopy?.id !== v.dataId) {
+      this.embeddingCopy = { id: v.dataId, data: v.dataSync() as Float32Array };
+    }
+    return this.embeddingCopy.data;
   }
 
   /** The bags of a packed batch pooled from the current embedding table (null without embeddings). */
   bags(p: PackedBatch): Bags | null {
     const d = this.options.embedDim;
     if (d === 0) return null;
-    const E = this.get('embedding').dataSync() as Float32Array;
-    const own = (r: number) => p.owner[r]!;
+    const E = this.embeddingTable();
     const self = (r: number) => r;
+    const B = p.sizes.length;
+    // The task and page bags are the same for all of an observation's candidates: pooled once each.
     return {
       candidate: pool(E, d, p.candTok, p.candW, BAG.candidate, p.total, self),
       context: pool(E, d, p.ctxTok, p.ctxW, BAG.context, p.total, self),
-      intent: pool(E, d, p.intentTok, p.intentW, BAG.intent, p.total, own),
-      state: pool(E, d, p.stateTok, p.stateW, BAG.state, p.total, own),
+      intent: expand(pool(E, d, p.intentTok, p.intentW, BAG.intent, B, self), d, p.owner),
+      state: expand(pool(E, d, p.stateTok, p.stateW, BAG.state, B, self), d, p.owner),
     };
   }
 
@@ -308,8 +353,8 @@ export class TfjsPolicy {
     return tf.add(score, p.prior) as tf.Tensor1D;
   }
 
-  /** Candidate logits for a packed batch: one forward pass. */
-  logits(p: PackedBatch): tf.Tensor1D {
+  /** Candidate logits for a packed batch as a tensor, through the differentiable graph. */
+  logitsTensor(p: PackedBatch): tf.Tensor1D {
     const bags = this.bags(p);
     const d = this.options.embedDim;
     return tf.tidy(() => {
@@ -325,33 +370,43 @@ export class TfjsPolicy {
     });
   }
 
+  /**
+   * Candidate logits (score + prior) of a featurized batch, [N]: one forward pass, the same
+   * function as logitsTensor (the same values, computed with fewer backend calls; see forward.ts).
+   */
+  logits(batch: FeatureBatch): Float32Array {
+    this.alive();
+    const weight = (name: string) => this.get(name);
+    return scoreRows(batch, this.options, this.options.embedDim > 0 ? this.embeddingTable() : null, weight);
+  }
+
   /** Scores a batch in one forward pass: the logits of each observation's candidates. */
   scoreBatch(batch: readonly PolicyInput[]): { features: ObservationFeatures[]; logits: Float32Array[] } {
     this.alive();
-    const features = this.featurize(batch);
-    const packed = pack(features);
-    let flat: Float32Array;
-    try {
-      const t = this.logits(packed);
-      flat = t.dataSync() as Float32Array;
-      t.dispose();
-    } finally {
-      disposePacked(packed);
-    }
-    const logits: Float32Array[] = [];
-    let o = 0;
-    for (const f of features) {
-      logits.push(flat.slice(o, o + f.candidates.length));
-      o += f.candidates.length;
-    }
-    return { features, logits };
+    const features = this.featurizeBatch(batch);
+    const flat = this.logits(features);
+    return {
+      features: batch.map((_, b) => observationFeatures(features, b)),
+      logits: batch.map((_, b) =>
+        flat.slice(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
+      ),
+    };
   }
 
   /** One decision per input, from ONE batched forward pass. */
   act(batch: PolicyInput[], options: ActOptions): PolicyDecision[] {
     if (batch.length === 0) return [];
-    const { features, logits } = this.scoreBatch(batch);
-    return features.map((f, b) => decide(f.candidates, logits[b]!, options));
+    this.alive();
+    const features = this.featurizeBatch(batch, true);
+    const flat = this.logits(features);
+    // In input order, so a seeded `random` draws the same samples batched or not.
+    return features.candidates.map((candidates, b) =>
+      decide(
+        candidates,
+        flat.subarray(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
+        options,
+      ),
+    );
   }
 
   exportWeights(): TensorFrames {

@@ -4,7 +4,7 @@
 // from tf.train.adam because its moments must be exported and imported synchronously
 // (checkpoints, the learner's restart), and tfjs's optimizer only offers async getWeights.
 import { actionOfReply, buildCandidateSet } from './candidates.js';
-import type { ObservationFeatures } from './features.js';
+import type { FeatureBatch, ObservationFeatures } from './features.js';
 import { disposePacked, type PackedBatch, pack, type TfjsPolicy } from './policy.js';
 import { tf } from './tf.js';
 import type { PolicyInput, TensorFrames, TrainingStep, TrajectoryForTraining } from './types.js';
@@ -123,7 +123,10 @@ export class BcTrainer {
       for (let from = 0; from < order.length; from += batchSize) {
         const batch = order.slice(from, from + batchSize).map((i) => samples[i]!);
         // Features are rebuilt per batch rather than kept: a step's features take ~100-200 KB.
-        const features = batch.map((s) => this.policy.featurizeOne(s.step.input));
+        const features = this.policy.featurizeBatch(
+          batch.map((s) => s.step.input),
+          true,
+        );
         const { loss, norm } = this.update(
           features,
           batch.map((s) => s.target),
@@ -147,10 +150,10 @@ export class BcTrainer {
   }
 
   /** Mean cross-entropy of the targets under the current policy (no update). */
-  evaluate(features: ObservationFeatures[], targets: number[]): number {
+  evaluate(features: FeatureBatch | ObservationFeatures[], targets: number[]): number {
     const packed = pack(features);
     try {
-      const logits = this.policy.logits(packed);
+      const logits = this.policy.logitsTensor(packed);
       const loss = tf.tidy(() => this.lossOf(packed, targets, logits));
       const value = loss.dataSync()[0]!;
       tf.dispose([logits, loss]);
@@ -191,7 +194,7 @@ export class BcTrainer {
   }
 
   /** One Adam step on a batch; returns the loss and the gradient's global norm before clipping. */
-  private update(features: ObservationFeatures[], targets: number[]): { loss: number; norm: number } {
+  private update(features: FeatureBatch, targets: number[]): { loss: number; norm: number } {
     const packed = pack(features);
     const policy = this.policy;
     const d = policy.options.embedDim;
