@@ -1,4 +1,5 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/*.json.
+// `node dist/bench/run.js transport` runs only the transport benchmark (it comes first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,7 @@ process.stdout.write(
     `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)})\n` +
     `  50 MB weights publish: median ${w.medianMs.toFixed(1)} ms (max ${w.maxMs.toFixed(1)} ms)\n`,
 );
+if (process.argv[2] === 'transport') process.exit(0);
 
 const env = await envBench();
 writeFileSync(path.join(resultsDir, 'env.json'), `${JSON.stringify({ machine, ...env }, null, 2)}\n`);

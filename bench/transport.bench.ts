@@ -3,12 +3,12 @@
 // and the time to publish 50 MB of weights from one process to another.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { encode, Inbound } from '../src/actors/protocol.js';
+import { type ActRequestMessage, encode, Inbound } from '../src/actors/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/actors/transport.js';
 import { typicalObservation } from './observation-fixture.js';
 
@@ -36,17 +36,28 @@ interface Client {
 
 const INTENT = 'Find the cheapest espresso machine';
 
+/** The request both sides send: typed, so a protocol change that the bench misses fails the build. */
+function actRequest(observation: ActRequestMessage['observation'], step: number): ActRequestMessage {
+  return {
+    type: 'act_request',
+    episodeId: 'bench',
+    step,
+    horizon: 30,
+    intent: INTENT,
+    observation,
+    // a few steps into an episode, as the env sends it
+    history: ['click [1003]', 'type [1042] [espresso machine]', 'scroll [down]'],
+    greedy: false,
+  };
+}
+
 function oursClient(endpoint: string): Client {
   const observation = typicalObservation();
   const channel = Channel.create('act', 'dealer', Inbound.actToEnv, new RejectedFrames(() => undefined));
   channel.connect(endpoint);
   const requester = new Requester(channel);
   const request = (step: number) =>
-    requester.request(
-      { type: 'act_request', episodeId: 'bench', step, intent: INTENT, observation },
-      (reply) => reply.step === step,
-      10000,
-    );
+    requester.request(actRequest(observation, step), (reply) => reply.step === step, 10000);
   return {
     async roundTrip(step) {
       if ((await request(step)) === null) throw new Error('no reply');
@@ -72,8 +83,7 @@ function bareClient(endpoint: string, windowed: boolean): Client {
   const observation = typicalObservation();
   const dealer = new zmq.Dealer({ linger: 0 });
   dealer.connect(endpoint);
-  const message = (step: number) =>
-    pack({ type: 'act_request', episodeId: 'bench', step, intent: INTENT, observation });
+  const message = (step: number) => pack(actRequest(observation, step));
   const waiting = new Map<number, () => void>();
   let sends: Promise<void> = Promise.resolve();
   if (windowed) {
@@ -193,14 +203,11 @@ export async function transportBench(options: {
   window: number;
 }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tti-bench-'));
+  // The 1/5/15-minute load averages before and after: on a shared 2-core machine they say how
+  // much the absolute numbers were disturbed (the ratios compare rounds that shared the load).
+  const loadBefore = loadavg();
   try {
-    const observationBytes = encode({
-      type: 'act_request',
-      episodeId: 'bench',
-      step: 0,
-      intent: INTENT,
-      observation: typicalObservation(),
-    })[0]!.byteLength;
+    const observationBytes = encode(actRequest(typicalObservation(), 0))[0]!.byteLength;
     const oursPeer = await startPeer(['ours', `ipc://${dir}/ours.sock`]);
     const barePeer = await startPeer(['bare', `ipc://${dir}/bare.sock`]);
     const ours: Side = { kind: 'ours', client: oursClient(`ipc://${dir}/ours.sock`), peer: oursPeer };
@@ -262,6 +269,7 @@ export async function transportBench(options: {
       },
       rounds: { latency: Object.fromEntries(latency), throughput: Object.fromEntries(throughput) },
       weights50MB: weights,
+      loadAverage: { before: loadBefore, after: loadavg() },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
