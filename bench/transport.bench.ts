@@ -171,21 +171,37 @@ async function weightsPublish(dir: string, megabytes: number, repeats: number) {
   const sizes = [0.5, 0.25, 0.125, 0.125].map((f) => Math.floor(floats * f));
   const tensors = sizes.map((n) => Buffer.from(new Float32Array(n).fill(0.5).buffer));
   const specs = sizes.map((n, i) => ({ name: `layer${i}`, dtype: 'float32' as const, shape: [n] }));
+  // One receive at a time on the ack socket (zeromq refuses a second while one is pending), and
+  // acks are matched by version: a small publish acknowledged late must not end a timed one.
+  let pendingAck: Promise<Buffer[]> | null = null;
+  const nextAck = (timeoutMs: number) => {
+    pendingAck ??= ack.receive();
+    const got = pendingAck.then(([frame]) => {
+      pendingAck = null;
+      return unpack(frame!) as { policyVersion: number; bytes: number };
+    });
+    return Promise.race([got, new Promise<null>((r) => setTimeout(() => r(null), timeoutMs).unref())]);
+  };
+  const ackFor = async (version: number) => {
+    for (;;) {
+      const got = await nextAck(60000);
+      if (got === null) throw new Error(`no ack for weights version ${version}`);
+      if (got.policyVersion === version) return got;
+    }
+  };
   // PUB/SUB drops messages until the subscription is in place: publish small ones until one lands.
   for (let v = 0; ; v++) {
     await pub.send({ type: 'weights', policyVersion: v, tensors: [] });
-    const got = await Promise.race([ack.receive(), new Promise<null>((r) => setTimeout(() => r(null), 100))]);
-    if (got !== null) break;
+    if ((await nextAck(100)) !== null) break;
   }
   // One full-size publish first: the first large message grows both processes' buffers.
   await pub.send({ type: 'weights', policyVersion: 999, tensors: specs }, tensors);
-  await ack.receive();
+  await ackFor(999);
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     const t0 = process.hrtime.bigint();
     await pub.send({ type: 'weights', policyVersion: 1000 + r, tensors: specs }, tensors);
-    const [frame] = await ack.receive();
-    const { bytes } = unpack(frame!) as { bytes: number };
+    const { bytes } = await ackFor(1000 + r);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     if (bytes !== tensors.reduce((n, t) => n + t.byteLength, 0))
       throw new Error('weights arrived incomplete');
@@ -240,12 +256,16 @@ export async function transportBench(options: {
 
     const lat = (kind: string, key: 'us' | 'cpuUs') => median(latency.get(kind)!.map((r) => r[key]));
     const tput = (kind: string) => median(throughput.get(kind)!);
+    // Also the median of per-round ratios: each round of ours against the other side's round next
+    // to it in time, which cancels load that drifts over the run (a check on the medians' ratio).
+    const paired = (xs: number[], ys: number[]) => median(xs.map((x, i) => x / ys[i]! - 1));
+    const latencyOf = (kind: string, key: 'us' | 'cpuUs') => latency.get(kind)!.map((r) => r[key]);
     const weights = await weightsPublish(dir, 50, 7);
     return {
       observation: { nodes: 300, encodedBytes: observationBytes },
       transport: 'ipc',
       method:
-        'medians over interleaved rounds in one run; ours = protocol envelope + zod validation + Channel/Requester; ' +
+        'medians over interleaved rounds in one run (paired*: median of per-round ratios); ours = protocol envelope + zod validation + Channel/Requester; ' +
         'bare = zeromq + msgpackr only; bareWindowed = bare written with the same windowed request pattern as ours',
       latency: {
         roundTrips: options.roundTrips,
@@ -253,9 +273,11 @@ export async function transportBench(options: {
         bareUs: lat('bare', 'us'),
         oursUs: lat('ours', 'us'),
         overhead: lat('ours', 'us') / lat('bare', 'us') - 1,
+        pairedOverhead: paired(latencyOf('ours', 'us'), latencyOf('bare', 'us')),
         bareCpuUsPerRoundTrip: lat('bare', 'cpuUs'),
         oursCpuUsPerRoundTrip: lat('ours', 'cpuUs'),
         cpuOverhead: lat('ours', 'cpuUs') / lat('bare', 'cpuUs') - 1,
+        pairedCpuOverhead: paired(latencyOf('ours', 'cpuUs'), latencyOf('bare', 'cpuUs')),
       },
       throughput: {
         messages: options.pipelined,
@@ -266,6 +288,8 @@ export async function transportBench(options: {
         oursPerS: tput('ours'),
         overheadVsBare: tput('bare') / tput('ours') - 1,
         overheadVsBareWindowed: tput('bareWindowed') / tput('ours') - 1,
+        pairedOverheadVsBare: paired(throughput.get('bare')!, throughput.get('ours')!),
+        pairedOverheadVsBareWindowed: paired(throughput.get('bareWindowed')!, throughput.get('ours')!),
       },
       rounds: { latency: Object.fromEntries(latency), throughput: Object.fromEntries(throughput) },
       weights50MB: weights,
