@@ -23,7 +23,7 @@ const only = new Set(process.argv.slice(2));
 const selected = (name: string) => only.size === 0 || only.has(name);
 
 if (selected('transport')) {
-  const transport = await transportBench({ rounds: 15, roundTrips: 800, pipelined: 3000, window: 32 });
+  const transport = await transportBench({ rounds: 25, roundTrips: 500, pipelined: 2000, window: 32 });
   writeFileSync(
     path.join(resultsDir, 'transport.json'),
     `${JSON.stringify({ machine, ...transport }, null, 2)}\n`,
@@ -32,10 +32,11 @@ if (selected('transport')) {
   const { latency: l, throughput: t, weights50MB: w } = transport;
   process.stdout.write(
     `transport (${transport.observation.encodedBytes} B observation, ipc), medians of interleaved rounds:\n` +
-      `  round trip   ours ${l.oursUs.toFixed(1)} µs  bare ${l.bareUs.toFixed(1)} µs  overhead ${pct(l.overhead)}\n` +
-      `  CPU/trip     ours ${l.oursCpuUsPerRoundTrip.toFixed(1)} µs  bare ${l.bareCpuUsPerRoundTrip.toFixed(1)} µs  overhead ${pct(l.cpuOverhead)}\n` +
-      `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s (${pct(t.overheadVsBare)})  ` +
-      `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)})\n` +
+      `  round trip   ours ${l.oursUs.toFixed(1)} µs  bare ${l.bareUs.toFixed(1)} µs  overhead ${pct(l.overhead)} (paired ${pct(l.pairedOverhead)})\n` +
+      `  CPU/trip     ours ${l.oursCpuUsPerRoundTrip.toFixed(1)} µs  bare ${l.bareCpuUsPerRoundTrip.toFixed(1)} µs  overhead ${pct(l.cpuOverhead)} (paired ${pct(l.pairedCpuOverhead)})\n` +
+      `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s (${pct(t.overheadVsBare)}, paired ${pct(t.pairedOverheadVsBare)})  ` +
+      `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)}, paired ${pct(t.pairedOverheadVsBareWindowed)})\n` +
+      `  load average ${transport.loadAverage.before.map((x) => x.toFixed(1)).join(' ')} → ${transport.loadAverage.after.map((x) => x.toFixed(1)).join(' ')}\n` +
       `  50 MB weights publish: median ${w.medianMs.toFixed(1)} ms (max ${w.maxMs.toFixed(1)} ms)\n`,
   );
 }

@@ -3,12 +3,12 @@
 // and the time to publish 50 MB of weights from one process to another.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { encode, Inbound } from '../src/actors/protocol.js';
+import { type ActRequestMessage, encode, Inbound } from '../src/actors/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/actors/transport.js';
 import { typicalObservation } from './observation-fixture.js';
 
@@ -36,17 +36,28 @@ interface Client {
 
 const INTENT = 'Find the cheapest espresso machine';
 
+/** The request both sides send: typed, so a protocol change that the bench misses fails the build. */
+function actRequest(observation: ActRequestMessage['observation'], step: number): ActRequestMessage {
+  return {
+    type: 'act_request',
+    episodeId: 'bench',
+    step,
+    horizon: 30,
+    intent: INTENT,
+    observation,
+    // a few steps into an episode, as the env sends it
+    history: ['click [1003]', 'type [1042] [espresso machine]', 'scroll [down]'],
+    greedy: false,
+  };
+}
+
 function oursClient(endpoint: string): Client {
   const observation = typicalObservation();
   const channel = Channel.create('act', 'dealer', Inbound.actToEnv, new RejectedFrames(() => undefined));
   channel.connect(endpoint);
   const requester = new Requester(channel);
   const request = (step: number) =>
-    requester.request(
-      { type: 'act_request', episodeId: 'bench', step, intent: INTENT, observation },
-      (reply) => reply.step === step,
-      10000,
-    );
+    requester.request(actRequest(observation, step), (reply) => reply.step === step, 10000);
   return {
     async roundTrip(step) {
       if ((await request(step)) === null) throw new Error('no reply');
@@ -72,8 +83,7 @@ function bareClient(endpoint: string, windowed: boolean): Client {
   const observation = typicalObservation();
   const dealer = new zmq.Dealer({ linger: 0 });
   dealer.connect(endpoint);
-  const message = (step: number) =>
-    pack({ type: 'act_request', episodeId: 'bench', step, intent: INTENT, observation });
+  const message = (step: number) => pack(actRequest(observation, step));
   const waiting = new Map<number, () => void>();
   let sends: Promise<void> = Promise.resolve();
   if (windowed) {
@@ -161,21 +171,37 @@ async function weightsPublish(dir: string, megabytes: number, repeats: number) {
   const sizes = [0.5, 0.25, 0.125, 0.125].map((f) => Math.floor(floats * f));
   const tensors = sizes.map((n) => Buffer.from(new Float32Array(n).fill(0.5).buffer));
   const specs = sizes.map((n, i) => ({ name: `layer${i}`, dtype: 'float32' as const, shape: [n] }));
+  // One receive at a time on the ack socket (zeromq refuses a second while one is pending), and
+  // acks are matched by version: a small publish acknowledged late must not end a timed one.
+  let pendingAck: Promise<Buffer[]> | null = null;
+  const nextAck = (timeoutMs: number) => {
+    pendingAck ??= ack.receive();
+    const got = pendingAck.then(([frame]) => {
+      pendingAck = null;
+      return unpack(frame!) as { policyVersion: number; bytes: number };
+    });
+    return Promise.race([got, new Promise<null>((r) => setTimeout(() => r(null), timeoutMs).unref())]);
+  };
+  const ackFor = async (version: number) => {
+    for (;;) {
+      const got = await nextAck(60000);
+      if (got === null) throw new Error(`no ack for weights version ${version}`);
+      if (got.policyVersion === version) return got;
+    }
+  };
   // PUB/SUB drops messages until the subscription is in place: publish small ones until one lands.
   for (let v = 0; ; v++) {
     await pub.send({ type: 'weights', policyVersion: v, tensors: [] });
-    const got = await Promise.race([ack.receive(), new Promise<null>((r) => setTimeout(() => r(null), 100))]);
-    if (got !== null) break;
+    if ((await nextAck(100)) !== null) break;
   }
   // One full-size publish first: the first large message grows both processes' buffers.
   await pub.send({ type: 'weights', policyVersion: 999, tensors: specs }, tensors);
-  await ack.receive();
+  await ackFor(999);
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {
     const t0 = process.hrtime.bigint();
     await pub.send({ type: 'weights', policyVersion: 1000 + r, tensors: specs }, tensors);
-    const [frame] = await ack.receive();
-    const { bytes } = unpack(frame!) as { bytes: number };
+    const { bytes } = await ackFor(1000 + r);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     if (bytes !== tensors.reduce((n, t) => n + t.byteLength, 0))
       throw new Error('weights arrived incomplete');
@@ -193,14 +219,11 @@ export async function transportBench(options: {
   window: number;
 }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'tti-bench-'));
+  // The 1/5/15-minute load averages before and after: on a shared 2-core machine they say how
+  // much the absolute numbers were disturbed (the ratios compare rounds that shared the load).
+  const loadBefore = loadavg();
   try {
-    const observationBytes = encode({
-      type: 'act_request',
-      episodeId: 'bench',
-      step: 0,
-      intent: INTENT,
-      observation: typicalObservation(),
-    })[0]!.byteLength;
+    const observationBytes = encode(actRequest(typicalObservation(), 0))[0]!.byteLength;
     const oursPeer = await startPeer(['ours', `ipc://${dir}/ours.sock`]);
     const barePeer = await startPeer(['bare', `ipc://${dir}/bare.sock`]);
     const ours: Side = { kind: 'ours', client: oursClient(`ipc://${dir}/ours.sock`), peer: oursPeer };
@@ -233,12 +256,16 @@ export async function transportBench(options: {
 
     const lat = (kind: string, key: 'us' | 'cpuUs') => median(latency.get(kind)!.map((r) => r[key]));
     const tput = (kind: string) => median(throughput.get(kind)!);
+    // Also the median of per-round ratios: each round of ours against the other side's round next
+    // to it in time, which cancels load that drifts over the run (a check on the medians' ratio).
+    const paired = (xs: number[], ys: number[]) => median(xs.map((x, i) => x / ys[i]! - 1));
+    const latencyOf = (kind: string, key: 'us' | 'cpuUs') => latency.get(kind)!.map((r) => r[key]);
     const weights = await weightsPublish(dir, 50, 7);
     return {
       observation: { nodes: 300, encodedBytes: observationBytes },
       transport: 'ipc',
       method:
-        'medians over interleaved rounds in one run; ours = protocol envelope + zod validation + Channel/Requester; ' +
+        'medians over interleaved rounds in one run (paired*: median of per-round ratios); ours = protocol envelope + zod validation + Channel/Requester; ' +
         'bare = zeromq + msgpackr only; bareWindowed = bare written with the same windowed request pattern as ours',
       latency: {
         roundTrips: options.roundTrips,
@@ -246,9 +273,11 @@ export async function transportBench(options: {
         bareUs: lat('bare', 'us'),
         oursUs: lat('ours', 'us'),
         overhead: lat('ours', 'us') / lat('bare', 'us') - 1,
+        pairedOverhead: paired(latencyOf('ours', 'us'), latencyOf('bare', 'us')),
         bareCpuUsPerRoundTrip: lat('bare', 'cpuUs'),
         oursCpuUsPerRoundTrip: lat('ours', 'cpuUs'),
         cpuOverhead: lat('ours', 'cpuUs') / lat('bare', 'cpuUs') - 1,
+        pairedCpuOverhead: paired(latencyOf('ours', 'cpuUs'), latencyOf('bare', 'cpuUs')),
       },
       throughput: {
         messages: options.pipelined,
@@ -259,9 +288,12 @@ export async function transportBench(options: {
         oursPerS: tput('ours'),
         overheadVsBare: tput('bare') / tput('ours') - 1,
         overheadVsBareWindowed: tput('bareWindowed') / tput('ours') - 1,
+        pairedOverheadVsBare: paired(throughput.get('bare')!, throughput.get('ours')!),
+        pairedOverheadVsBareWindowed: paired(throughput.get('bareWindowed')!, throughput.get('ours')!),
       },
       rounds: { latency: Object.fromEntries(latency), throughput: Object.fromEntries(throughput) },
       weights50MB: weights,
+      loadAverage: { before: loadBefore, after: loadavg() },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@
 // inside a map is a view at an arbitrary offset, and a Float32Array over it throws.
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
+import { fastCheck } from './validate.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -19,14 +20,21 @@ const WorkerId = z.string().min(1).max(128);
 
 // Hot columns (an observation's node list) are checked with one tight loop instead of zod's
 // per-element machinery: 1,200 elements cost ~1 µs this way against ~30 µs (bench/transport).
-const stringColumn = z.custom<string[]>(
-  (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
-  'expected an array of strings',
-);
-const intColumn = z.custom<number[]>(
-  (v) => Array.isArray(v) && v.every((x) => Number.isInteger(x)),
-  'expected an array of integers',
-);
+// A plain loop rather than `every(callback)`: it stays fast in a process that has been idle.
+const stringColumn = z.custom<string[]>((v) => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+  return true;
+}, 'expected an array of strings');
+const intColumn = z.custom<number[]>((v) => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    // `(x | 0) === x` settles small integers without a call; Number.isInteger the rest.
+    if (((x as number) | 0) !== x && !Number.isInteger(x)) return false;
+  }
+  return true;
+}, 'expected an array of integers');
 const Count = z.number().int().nonnegative();
 
 /** Describes one raw frame that follows the header. */
@@ -440,6 +448,9 @@ export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]
   ) {
     return { ok: false, reason: `raw frames do not match the header (${raw.length} received)` };
   }
+  // The fast check accepts what zod would return unchanged; anything else gets zod's verdict.
+  const check = fastCheck(schema);
+  if (check?.(body)) return { ok: true, value: { message: body, raw } };
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -138,7 +138,10 @@ export class Channel<S extends z.ZodType> {
 
   /** Sends to one peer of a ROUTER. A peer that has gone is logged by the caller's catch. */
   sendTo(peer: Buffer, message: object, raw: readonly Buffer[] = []): Promise<void> {
-    return this.sendFrames([peer, ...encode(message, raw)]);
+    // encode returns a new array: put the routing frame in front rather than spread a copy.
+    const frames: Buffer[] = encode(message, raw);
+    frames.unshift(peer);
+    return this.sendFrames(frames);
   }
 
   /** Sends frames as they are; for tests and benchmarks that need to bypass encoding. */
