@@ -11,14 +11,10 @@ const HEADER_NODES = 30;
 /** The typical observation as page `tag` of the site: its content names are new, its header's are not. */
 export function pageOf(base: Observation, tag: string): Observation {
   const names = base.nodes.names.map((n, i) => (n && i >= HEADER_NODES ? `${n} ${tag}` : n));
-  const lines = base.text.split('\n');
+  // The text (what a chat-model policy would read) stays the typical page's: same size, and
+  // rewriting it per request would make the clients, not the worker, the bench's bottleneck.
   return {
     ...base,
-    // the text as the env renders it (so the request keeps its real size), names changed alike
-    text: [
-      ...lines.slice(0, 2),
-      ...lines.slice(2).map((l, i) => (names[i] ? l.replace(/'([^']*)'$/, `'${names[i]}'`) : l)),
-    ].join('\n'),
     nodes: { ...base.nodes, names },
   };
 }
