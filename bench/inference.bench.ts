@@ -13,15 +13,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Observation } from '../src/actors/protocol.js';
 import { Inbound } from '../src/actors/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/actors/transport.js';
 import { cliEntry, projectRoot } from '../src/paths.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
+import { type ModelCosts, modelCosts } from './inference-costs.js';
+import { INTENT, pageOf } from './inference-pages.js';
 import { typicalObservation } from './observation-fixture.js';
 
 const ENVS = 16;
-const INTENT = 'What is the price of the Alderon Pro espresso machine?';
 
 function cli(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -93,24 +93,6 @@ function cpuSecondsOf(pid: number): number | null {
   } catch {
     return null;
   }
-}
-
-/** Nodes 0–29 are the site's header and menu, the same on every page; the rest is the page's content. */
-const HEADER_NODES = 30;
-
-/** The typical observation as page `tag` of the site: its content names are new, its header's are not. */
-function pageOf(base: Observation, tag: string): Observation {
-  const names = base.nodes.names.map((n, i) => (n && i >= HEADER_NODES ? `${n} ${tag}` : n));
-  const lines = base.text.split('\n');
-  return {
-    ...base,
-    // the text as the env renders it (so the request has its real size), names changed alike
-    text: [
-      ...lines.slice(0, 2),
-      ...lines.slice(2).map((l, i) => (names[i] ? l.replace(/'([^']*)'$/, `'${names[i]}'`) : l)),
-    ].join('\n'),
-    nodes: { ...base.nodes, names },
-  };
 }
 
 interface Measured {
@@ -212,6 +194,8 @@ export interface InferenceBench {
   /** unbatched over batched worker CPU time per action (medians) */
   cpuSpeedup: number | null;
   floor: number;
+  /** the policy's own costs per call and per input: what bounds the speedup (inference-costs.ts) */
+  model: ModelCosts;
 }
 
 export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promise<InferenceBench> {
@@ -248,6 +232,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
       }
     }
   }
+  const model = await modelCosts();
   for (const a of [batched, unbatched]) {
     a.median = median(a.actionsPerS);
     a.workerCpuMsMedian = a.workerCpuMsPerAction.length > 0 ? median(a.workerCpuMsPerAction) : null;
@@ -267,5 +252,6 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
         ? unbatched.workerCpuMsMedian / batched.workerCpuMsMedian
         : null,
     floor: 4,
+    model,
   };
 }

@@ -4,7 +4,7 @@
 // and parts) was most of featurizing. One lookup per node name gives everything derived from it;
 // what only some strings need is derived on first use. Values are shared: never mutate them.
 import { Memo } from './memo.js';
-import { clean, contentTokens, fnv1a, shapeOf, tokens } from './text.js';
+import { clean, contentOf, fnv1a, shapeOf, tokens } from './text.js';
 
 /** A text's words and their token hashes (a token bag's bucket is the hash modulo the bucket count). */
 export class TextInfo {
@@ -21,7 +21,7 @@ export class TextInfo {
   constructor(readonly text: string) {
     this.lower = text.toLowerCase();
     this.all = tokens(text);
-    this.content = contentTokens(text);
+    this.content = contentOf(this.all);
     this.allHashes = this.all.map(fnv1a);
     this.contentHashes = this.content.map(fnv1a);
   }

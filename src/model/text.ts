@@ -18,7 +18,12 @@ const STOP = new Set(
 
 /** Tokens minus stop words: what overlap features compare. */
 export function contentTokens(text: string): string[] {
-  return tokens(text).filter((t) => !STOP.has(t));
+  return contentOf(tokens(text));
+}
+
+/** The content tokens among tokens(text) (without tokenizing again). */
+export function contentOf(all: readonly string[]): string[] {
+  return all.filter((t) => !STOP.has(t));
 }
 
 /** 32-bit FNV-1a: a stable hash for token buckets (the same in every process and version). */
