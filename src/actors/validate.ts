@@ -1,10 +1,10 @@
 // Fast acceptance checks derived from the protocol's zod schemas.
 //
 // zod's parse builds a new object graph for every message and goes through its generic machinery
-// per field; on the act socket (a 300-node observation, both ends) that cost ≈25 µs of CPU per round
-// trip when the processes are busy (bench/transport). `fastCheck` compiles a schema once into plain
-// predicates that only read the decoded message. It is sound by construction, not a second
-// declaration:
+// per field; on the act socket (a 300-node observation, both ends) that cost ≈60 µs of CPU per round
+// trip on a busy machine, against ≈13 µs for these checks (docs/benchmarks.md). `fastCheck` compiles
+// a schema once into plain predicates that only read the decoded message. It is sound by
+// construction, not a second declaration:
 // - it is built from the schema's own definition, so a field added to a schema is checked too;
 // - it accepts a value only if zod would accept it *and* zod's output would equal the value (no
 //   unknown keys to strip, no defaults to fill, no transforms), so the message can be used as
