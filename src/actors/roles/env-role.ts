@@ -49,7 +49,7 @@ const EPISODE_RETRY_MS = 1000;
 /** A task is asked for only if the web host answered within this long. */
 const HOST_RECHECK_MS = 5000;
 /** How long the `host-down` fault keeps the embedded host closed. */
-const HOST_OUTAGE_MS = 15000;
+const HOST_OUTAGE_MS = 10000;
 /** WebArena's viewport, in CSS pixels. */
 const VIEWPORT = { width: 1280, height: 720 };
 
