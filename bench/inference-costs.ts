@@ -7,8 +7,7 @@
 import { loadavg } from 'node:os';
 import { pack, unpack } from 'msgpackr';
 import { loadBackend, type PolicyInput, seededRandom, TfjsPolicy } from '../src/model/index.js';
-import { INTENT, pageOf } from './inference-pages.js';
-import { typicalObservation } from './observation-fixture.js';
+import { type PageSource, toPolicyInput } from './inference-pages.js';
 
 export interface ModelCosts {
   method: string;
@@ -30,15 +29,13 @@ const cpuMs = (): number => {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function modelCosts(rounds = 7): Promise<ModelCosts> {
+export async function modelCosts(source: PageSource, rounds = 7): Promise<ModelCosts> {
   await loadBackend('auto');
   const policy = TfjsPolicy.create({ seed: 1 });
-  const base = typicalObservation();
   let n = 0;
-  const page = (): PolicyInput => {
-    const o = unpack(pack(pageOf(base, `cost-${n++}`))) as ReturnType<typeof typicalObservation>;
-    return { intent: INTENT, url: o.url, nodes: o.nodes, history: [], step: 1, horizon: 30, note: o.note };
-  };
+  // Through msgpack, as the worker gets them: new string objects every request.
+  const page = (): PolicyInput =>
+    unpack(pack(toPolicyInput(source.ask(n % 16, Math.floor(n++ / 16))))) as PolicyInput;
   const pages = (k: number) => Array.from({ length: k }, page);
   const empty: PolicyInput = {
     ...page(),
@@ -83,14 +80,14 @@ export async function modelCosts(rounds = 7): Promise<ModelCosts> {
     featurize.push(f / 48);
     network.push(w / 48);
   }
-  const candidatesPerPage = policy.featurizeBatch([page()]).total;
+  const candidatesPerPage = policy.featurizeBatch(pages(64)).total / 64;
   policy.dispose();
   const batch1 = median(one);
   const batch16 = median(sixteen);
   return {
     method:
       `in the bench process, CPU time (process.cpuUsage), medians of ${rounds} rounds; ` +
-      'fresh pages as the clients send them, msgpack-decoded',
+      `the clients' pages (${source.kind}), msgpack-decoded`,
     candidatesPerPage,
     perCallMs: median(perCall),
     actPerInputMs: { batch1, batch16 },

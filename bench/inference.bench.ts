@@ -18,8 +18,7 @@ import { Channel, RejectedFrames, Requester } from '../src/actors/transport.js';
 import { cliEntry, projectRoot } from '../src/paths.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
 import { type ModelCosts, modelCosts } from './inference-costs.js';
-import { INTENT, pageOf } from './inference-pages.js';
-import { typicalObservation } from './observation-fixture.js';
+import { type PageSource, pageSource } from './inference-pages.js';
 
 const ENVS = 16;
 
@@ -104,9 +103,8 @@ interface Measured {
 }
 
 /** 16 clients, each with one request in flight, for `seconds`. */
-async function measure(worker: Worker, seconds: number): Promise<Measured> {
+async function measure(worker: Worker, seconds: number, pages: PageSource): Promise<Measured> {
   const endpoint = worker.act;
-  const base = typicalObservation();
   const rejected = new RejectedFrames(() => undefined);
   const tuning = { lingerMs: 0, heartbeatIntervalMs: 1000, heartbeatTimeoutMs: 5000 };
   const clients = Array.from({ length: ENVS }, () => {
@@ -115,26 +113,19 @@ async function measure(worker: Worker, seconds: number): Promise<Measured> {
     return new Requester(channel);
   });
   // Warm-up: the first forward passes compile kernels.
-  const ask = async (client: Requester<typeof Inbound.actToEnv>, episodeId: string, step: number) => {
-    // Built before the request like an env worker's observation, and counted in the clients' CPU.
-    const observation = pageOf(base, `${episodeId}-${step}`);
+  let asked = 0;
+  const ask = async (client: Requester<typeof Inbound.actToEnv>, i: number, k: number) => {
+    // Made before the request like an env worker's observation, and counted in the clients' CPU.
+    const a = pages.ask(i, k);
+    const episodeId = `env-${i}-${k}-${asked++}`;
     const reply = await client.request(
-      {
-        type: 'act_request',
-        episodeId,
-        step,
-        horizon: 30,
-        intent: INTENT,
-        observation,
-        history: [],
-        greedy: false,
-      },
-      (m) => m.episodeId === episodeId && m.step === step,
+      { type: 'act_request', episodeId, ...a, greedy: false },
+      (m) => m.episodeId === episodeId && m.step === a.step,
       30000,
     );
     if (reply === null) throw new Error('no reply from inference');
   };
-  await Promise.all(clients.map((c, i) => ask(c, `warm-${i}`, 0)));
+  await Promise.all(clients.map((c, i) => ask(c, i, 0)));
   let actions = 0;
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -142,8 +133,8 @@ async function measure(worker: Worker, seconds: number): Promise<Measured> {
   const clientCpu0 = process.cpuUsage();
   await Promise.all(
     clients.map(async (client, i) => {
-      for (let step = 1; performance.now() < deadline; step++) {
-        await ask(client, `env-${i}`, step);
+      for (let k = 1; performance.now() < deadline; k++) {
+        await ask(client, i, k);
         actions++;
       }
     }),
@@ -185,6 +176,8 @@ interface Arm {
 
 export interface InferenceBench {
   method: string;
+  /** what the clients send: recorded MiniArena steps, or synthetic pages (inference-pages.ts) */
+  pages: PageSource['kind'];
   concurrentEnvs: number;
   backend: string;
   batched: Arm;
@@ -213,6 +206,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
   const batched = arm(16, 5);
   const unbatched = arm(1, 0);
   let backend = '?';
+  const pages = pageSource(ENVS);
   for (let round = 0; round < options.rounds; round++) {
     // Alternate which goes first: the machine's load drifts.
     const order = round % 2 === 0 ? [batched, unbatched] : [unbatched, batched];
@@ -221,7 +215,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
       backend = worker.backend;
       try {
         a.loadavg.push(round2(loadavg()[0]!));
-        const m = await measure(worker, options.seconds);
+        const m = await measure(worker, options.seconds, pages);
         a.actionsPerS.push(m.actionsPerS);
         if (m.workerCpuMs !== null) a.workerCpuMsPerAction.push(m.workerCpuMs);
         a.clientCpuMsPerAction.push(m.clientCpuMs);
@@ -232,16 +226,18 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
       }
     }
   }
-  const model = await modelCosts();
+  const model = await modelCosts(pages);
   for (const a of [batched, unbatched]) {
     a.median = median(a.actionsPerS);
     a.workerCpuMsMedian = a.workerCpuMsPerAction.length > 0 ? median(a.workerCpuMsPerAction) : null;
   }
   return {
     method:
-      `${ENVS} concurrent clients over the real act socket (ipc), each with one request in flight and ` +
-      `each request a page the worker has not seen, against a real inference worker; ${options.rounds} rounds ` +
+      `${ENVS} concurrent clients over the real act socket (ipc), each with one request in flight, ` +
+      `each walking through ${pages.kind === 'demos' ? "MiniArena's recorded oracle steps" : 'new synthetic pages'}, ` +
+      `against a real inference worker; ${options.rounds} rounds ` +
       `of ${options.seconds} s, alternating; medians. CPU ms per action from /proc (worker) and process.cpuUsage (clients)`,
+    pages: pages.kind,
     concurrentEnvs: ENVS,
     backend,
     batched,

@@ -568,8 +568,11 @@ function featurizeInto(
       f += N_SHAPES;
       for (let q = 0; q < N_QUESTIONS; q++) dense[f + q] = question[q]!;
       f += N_QUESTIONS;
+      // shape × question: the row starts zeroed, so only the flags both set are written
       for (let s = 0; s < N_SHAPES; s++)
-        for (let q = 0; q < N_QUESTIONS; q++) dense[f + s * N_QUESTIONS + q] = shape[s]! * question[q]!;
+        if (shape[s] !== 0)
+          for (let q = 0; q < N_QUESTIONS; q++)
+            if (question[q] !== 0) dense[f + s * N_QUESTIONS + q] = shape[s]! * question[q]!;
       f += N_SHAPES * N_QUESTIONS;
       dense[f++] = Math.log1p(tt.all.length) / 4;
     }
