@@ -2,7 +2,8 @@
 // overlap between the task and the candidate or its row, role, kind, repetition, step budget,
 // answer shape crossed with the question's kind), and hashed token bags the model embeds (the
 // candidate's words, its row's words, the task's words, the URL and the last action) so it can
-// also learn template-specific associations.
+// also learn template-specific associations. A whole batch is featurized in one pass into one set
+// of typed arrays (what one forward pass or one training step consumes).
 import {
   type ActionKind,
   type Candidate,
@@ -11,6 +12,7 @@ import {
   SOURCES,
   type Tree,
 } from './candidates.js';
+import type { FeatureArena } from './feature-arena.js';
 import { Memo } from './memo.js';
 import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, tokens } from './text.js';
 import { type NameInfo, nameInfo, type TextInfo, textInfo } from './text-memo.js';
@@ -245,32 +247,6 @@ interface Context {
   hashes: number[];
 }
 const NO_CONTEXT: Context = { length: 0, count: 0, hashes: [] };
-
-/**
- * Grow-only buffers for featurizing batch after batch without allocating: a batch of 16 is ≈1 MB
- * of fresh typed arrays, whose allocation (outside V8's heap) and collection cost more than
- * filling them. A batch featurized into an arena is valid until the arena's next use.
- */
-export class FeatureArena {
-  private readonly floats = new Map<string, Float32Array>();
-  private readonly ints = new Map<string, Int32Array>();
-
-  /** n zeroed float32s. */
-  f32(key: string, n: number): Float32Array {
-    const b = this.floats.get(key);
-    if (b && b.length >= n) return b.fill(0, 0, n).subarray(0, n);
-    this.floats.set(key, new Float32Array(Math.ceil(n * 1.5)));
-    return this.floats.get(key)!.subarray(0, n);
-  }
-
-  /** n zeroed int32s. */
-  i32(key: string, n: number): Int32Array {
-    const b = this.ints.get(key);
-    if (b && b.length >= n) return b.fill(0, 0, n).subarray(0, n);
-    this.ints.set(key, new Int32Array(Math.ceil(n * 1.5)));
-    return this.ints.get(key)!.subarray(0, n);
-  }
-}
 
 /** Fresh arrays (a batch that outlives the next call). */
 const fresh = {

@@ -4,10 +4,10 @@
 // observation's candidates is the policy. One batched forward pass scores a whole batch.
 import { SeededRandom } from '../curriculum/random.js';
 import { buildCandidateSet, type Candidate } from './candidates.js';
+import { FeatureArena } from './feature-arena.js';
 import {
   BAG,
   DENSE_SIZE,
-  FeatureArena,
   type FeatureBatch,
   featurizeBatch,
   type ObservationFeatures,
