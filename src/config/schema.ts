@@ -92,6 +92,12 @@ export const ModelConfig = z
     max_wait_ms: NonNegativeInt.default(5),
     /** global gradient-norm clip (TTI's max_grad_norm is 0.01 for a 12B model; ours is tiny) */
     clip_norm: z.number().positive().default(1.0),
+    /**
+     * weight of the penalty on the learned score's square (BcTrainer's scorePenalty): keeps what a
+     * few kept trajectories teach from pushing whole kinds of action down on every other task
+     * (docs/model.md, "Learning from a few successes online"); 0 turns it off
+     */
+    score_penalty: z.number().nonnegative().default(0.1),
     /** how many checkpoints the learner keeps */
     keep_checkpoints: PositiveInt.default(3),
   })

@@ -64,6 +64,13 @@ export interface TrainerOptions {
   beta1?: number;
   beta2?: number;
   epsilon?: number;
+  /**
+   * Weight of a penalty on the learned score's square (mean over every candidate of the batch).
+   * Cross-entropy alone can fit a few kept steps by pushing whole kinds of candidates down (every
+   * answer, every click at step 0), which carries over to tasks nothing was kept of; the penalty
+   * holds scores of candidates the data does not speak for near 0, where the policy is its prior.
+   */
+  scorePenalty?: number;
 }
 
 interface Sample {
@@ -81,7 +88,7 @@ export class BcTrainer {
     readonly policy: TfjsPolicy,
     options: TrainerOptions,
   ) {
-    this.options = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, ...options };
+    this.options = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, scorePenalty: 0, ...options };
     for (const [name, variable] of policy.variables) {
       this.m.set(name, tf.variable(tf.zerosLike(variable), false));
       this.v.set(name, tf.variable(tf.zerosLike(variable), false));
@@ -190,7 +197,12 @@ export class BcTrainer {
     const sums = tf.matMul(tf.tensor2d(segments, [B, N]), tf.reshape(e, [N, 1]));
     const lse = tf.add(tf.log(tf.reshape(sums, [B])), tf.tensor1d(maxes));
     const picked = tf.sum(tf.mul(logits, tf.tensor1d(chosen)));
-    return tf.mul(tf.sub(tf.sum(lse), picked), tf.scalar(1 / B));
+    const crossEntropy: tf.Scalar = tf.mul(tf.sub(tf.sum(lse), picked), tf.scalar(1 / B));
+    const lambda = this.options.scorePenalty;
+    if (lambda <= 0) return crossEntropy;
+    // sum and mul: the ops whose gradients src/model/tf.ts registers
+    const score = tf.sub(logits, packed.prior);
+    return tf.add(crossEntropy, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / N))) as tf.Scalar;
   }
 
   /** One Adam step on a batch; returns the loss and the gradient's global norm before clipping. */

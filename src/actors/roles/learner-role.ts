@@ -56,6 +56,7 @@ export const learnerRole: RoleMain = async (ctx) => {
   const trainer = new BcTrainer(policy, {
     learningRate: ctx.config.lm_lr,
     clipNorm: ctx.config.model.clip_norm,
+    scorePenalty: ctx.config.model.score_penalty,
   });
   if (optimizerState !== null) trainer.importState(optimizerState);
   ctx.counters.policyVersion = policyVersion;
