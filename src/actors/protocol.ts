@@ -178,6 +178,8 @@ export const EpisodeResult = z.object({
   split: z.enum(['train', 'test']),
   iteration: Count,
   reward: z.number(),
+  /** the page's raw reward (−1…1) for MiniWoB++ episodes, where a partial reward is possible */
+  score: z.number().optional(),
   steps: Count,
   answer: z.string().nullable(),
   endReason: z.string(),

@@ -3,6 +3,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { FAULTS, ROLES } from '../actors/protocol.js';
 import { ConfigError } from '../config/load.js';
+import { SUITE_CHOICES, suiteSets } from './suite-options.js';
 
 // Each command imports its code when it runs: a worker process should not load the browser env,
 // MiniArena or the supervisor, nor pay for them at every restart.
@@ -49,6 +50,23 @@ await yargs(hideBin(process.argv))
           default: [] as string[],
           describe: 'override a config key: key.path=value',
         })
+        .option('suite', {
+          choices: SUITE_CHOICES,
+          describe: 'task source (env.suite): webarena task files or miniwob',
+        })
+        .option('tasks', { type: 'string', describe: 'MiniWoB++ tasks, a,b,c or all (env.miniwob.tasks)' })
+        .option('episodes', {
+          type: 'number',
+          describe: 'MiniWoB++ test episodes (seeds) per task (env.miniwob.eval_episodes)',
+        })
+        .option('miniwob-dir', {
+          type: 'string',
+          describe: "a local copy of MiniWoB++'s html/ folder (env.miniwob.dir)",
+        })
+        .option('miniwob-url', {
+          type: 'string',
+          describe: "a served copy of MiniWoB++'s html/ folder (env.miniwob.url)",
+        })
         .option('log-level', { choices: LOG_LEVELS })
         .option('view', {
           choices: ['live', 'log', 'auto'] as const,
@@ -72,7 +90,16 @@ await yargs(hideBin(process.argv))
           runDir: argv['run-dir'],
           detach: argv.detach,
           resume: argv.resume,
-          set: argv.set.map(String),
+          set: [
+            ...argv.set.map(String),
+            ...suiteSets({
+              suite: argv.suite,
+              tasks: argv.tasks,
+              episodes: argv.episodes,
+              miniwobDir: argv['miniwob-dir'],
+              miniwobUrl: argv['miniwob-url'],
+            }),
+          ],
           presets: argv.preset.map(String),
           logLevel: argv['log-level'],
           view: argv.view,
@@ -212,6 +239,23 @@ await yargs(hideBin(process.argv))
         .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
         .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+        .option('suite', {
+          choices: SUITE_CHOICES,
+          describe: 'task source (env.suite): webarena task files or miniwob',
+        })
+        .option('tasks', { type: 'string', describe: 'MiniWoB++ tasks, a,b,c or all (env.miniwob.tasks)' })
+        .option('episodes', {
+          type: 'number',
+          describe: 'MiniWoB++ test episodes (seeds) per task (env.miniwob.eval_episodes)',
+        })
+        .option('miniwob-dir', {
+          type: 'string',
+          describe: "a local copy of MiniWoB++'s html/ folder (env.miniwob.dir)",
+        })
+        .option('miniwob-url', {
+          type: 'string',
+          describe: "a served copy of MiniWoB++'s html/ folder (env.miniwob.url)",
+        })
         .option('log-level', { choices: LOG_LEVELS })
         .example(
           '$0 eval --run-dir runs/quick --json',
@@ -221,7 +265,11 @@ await yargs(hideBin(process.argv))
           '$0 eval --untrained --limit 60',
           'a fresh policy on the 60 test tasks a run with eval_tasks 60 evaluates',
         )
-        .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check"),
+        .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check")
+        .example(
+          '$0 eval --untrained --suite miniwob --miniwob-dir ~/miniwob-plusplus/miniwob/html --tasks click-button,enter-text --episodes 20 --json',
+          'MiniWoB++ tasks, 20 seeds each (docs/miniwob.md)',
+        ),
     (argv) =>
       exitWith(async () =>
         (await import('./commands/eval.js')).evaluate({
@@ -235,7 +283,16 @@ await yargs(hideBin(process.argv))
           limit: argv.limit,
           json: argv.json,
           outDir: argv['out-dir'],
-          set: argv.set.map(String),
+          set: [
+            ...argv.set.map(String),
+            ...suiteSets({
+              suite: argv.suite,
+              tasks: argv.tasks,
+              episodes: argv.episodes,
+              miniwobDir: argv['miniwob-dir'],
+              miniwobUrl: argv['miniwob-url'],
+            }),
+          ],
           logLevel: argv['log-level'],
         }),
       ),

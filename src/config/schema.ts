@@ -50,8 +50,31 @@ export const FaultConfig = z
   })
   .prefault({});
 
+/** MiniWoB++ (env.suite: miniwob): where its html/ folder is, which tasks, how many seeds. */
+export const MiniwobConfig = z
+  .strictObject({
+    /** a served copy of MiniWoB++'s html/ folder (BrowserGym's MINIWOB_URL), e.g. http://localhost:8000/html/ */
+    url: z.string().url().nullable().default(null),
+    /** a local html/ folder; each env worker serves it on loopback */
+    dir: z.string().min(1).nullable().default(null),
+    /** task names (html/miniwob/<name>.html), or 'all' (needs dir) */
+    tasks: z.union([z.literal('all'), z.array(z.string().min(1)).min(1)]).default('all'),
+    /** training seeds per task (drawn uniformly); disjoint from the test seeds 0…eval_episodes-1 */
+    train_seeds: PositiveInt.default(100),
+    /** test episodes per task: seeds 0…eval_episodes-1 */
+    eval_episodes: PositiveInt.default(10),
+    /** core.EPISODE_MAX_TIME: large, so the horizon and not the page's 10–30 s timer ends an episode (BrowserGym) */
+    episode_max_time_ms: PositiveInt.default(1_000_000),
+    /** 'browsergym': BrowserGym's 332×214 page; 'webarena': 1280×720 */
+    viewport: z.enum(['browsergym', 'webarena']).default('browsergym'),
+  })
+  .prefault({});
+
 export const EnvConfig = z
   .strictObject({
+    /** the task source: task files (MiniArena's own by default), or MiniWoB++ pages (env.miniwob) */
+    suite: z.enum(['webarena', 'miniwob']).default('webarena'),
+    miniwob: MiniwobConfig,
     /** how replies are read: TTI's "Thought: … Action: …" or WebArena's ``` blocks */
     action_format: z.enum(['tti', 'webarena']).default('tti'),
     /** cap on one step (act, wait for load, observe) */
@@ -70,6 +93,19 @@ export const EnvConfig = z
     record_episodes: z.boolean().default(true),
     /** how long an env worker waits for inference to answer one step */
     act_timeout_ms: PositiveInt.default(120000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.suite !== 'miniwob') return;
+    const { url, dir } = env.miniwob;
+    if ((url === null) === (dir === null))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['miniwob', url === null ? 'dir' : 'url'],
+        message:
+          url === null
+            ? "env.suite is miniwob: set env.miniwob.dir (a local copy of MiniWoB++'s html/ folder) or env.miniwob.url (a served one)"
+            : 'set only one of env.miniwob.url and env.miniwob.dir',
+      });
   })
   .prefault({});
 

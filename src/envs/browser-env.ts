@@ -9,7 +9,9 @@ import { EpisodeSession } from './browser/session.js';
 import { evaluateTask } from './evaluators/evaluate.js';
 import type { Judge } from './evaluators/judge.js';
 import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
-import { combineVerdicts, errorMessage } from './evaluators/verdict.js';
+import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
+import { readMiniwobResult, sameTaskPage, startMiniwobEpisode } from './miniwob/page.js';
+import { miniwobVerdict } from './miniwob/verdict.js';
 import type { ElementRef } from './observation/ax-tree.js';
 import { type Observation, type ObservationOptions, observe } from './observation/observe.js';
 import {
@@ -52,6 +54,10 @@ export interface BrowserEnvConfig {
   evaluationTimeoutMs?: number;
   /** When set, each finished episode is written to recordDir/<episodeId>/. */
   recordDir?: string;
+  /** The page size in CSS pixels (WebArena's 1280×720 by default; BrowserGym's MiniWoB++ uses 332×214). */
+  viewport?: { width: number; height: number };
+  /** MiniWoB++ pages: core.EPISODE_MAX_TIME, so the page's own timeout stays out of the way (BrowserGym: 1e6 ms). */
+  miniwobEpisodeMaxTimeMs?: number;
 }
 
 export interface ResetOptions {
@@ -162,6 +168,7 @@ export class BrowserEnv {
     }
     const blocked: string[] = [];
     const context = await newEpisodeContext(this.browser, {
+      ...(this.config.viewport ? { viewport: this.config.viewport } : {}),
       storageState: task.requireLogin ? task.storageState : null,
       allowedOrigins: task.kind === 'webarena' ? this.config.allowedOrigins : undefined,
       onBlocked: (url) => blocked.push(url),
@@ -169,6 +176,8 @@ export class BrowserEnv {
       throw new EpisodeSetupError(`task ${task.id}: ${errorMessage(e)}`);
     });
     const loadCap = this.config.loadCapMs ?? 10_000;
+    /** The task as this episode runs it (a MiniWoB++ page says its intent only once started). */
+    let started: Task = task;
     try {
       const session = await withTimeout(
         (async () => {
@@ -176,11 +185,26 @@ export class BrowserEnv {
           for (const url of task.startUrls) {
             const p = await context.newPage();
             pages.push(p);
-            await p.goto(url, { timeout: this.actionTimeoutMs, waitUntil: 'commit' });
+            const response = await p.goto(url, { timeout: this.actionTimeoutMs, waitUntil: 'commit' });
+            if (task.miniwob && response !== null && !response.ok())
+              throw new Error(
+                `no MiniWoB++ task ${JSON.stringify(task.miniwob.name)}: ${url} answered HTTP ${response.status()}`,
+              );
           }
           const s = new EpisodeSession(context, pages[0]!);
           await pages[0]!.bringToFront();
           if (!(await s.settle(loadCap, this.config.quietMs))) await s.stopLoading();
+          if (task.miniwob) {
+            // The page shows only a START cover until the driver seeds and starts the episode.
+            await pages[0]!.waitForLoadState('load', { timeout: loadCap });
+            const utterance = await startMiniwobEpisode(
+              pages[0]!,
+              task.miniwob.seed,
+              this.config.miniwobEpisodeMaxTimeMs ?? 1_000_000,
+              loadCap,
+            );
+            started = { ...task, intent: utterance };
+          }
           return s;
         })(),
         this.actionTimeoutMs * Math.max(1, task.startUrls.length),
@@ -200,7 +224,7 @@ export class BrowserEnv {
       );
       this.episode = {
         id: opts.episodeId ?? randomUUID(),
-        task,
+        task: started,
         horizon,
         minTry,
         triesLeft: minTry,
@@ -222,6 +246,11 @@ export class BrowserEnv {
       void closeQuietly(context);
       throw new EpisodeSetupError(`task ${task.id}: could not start the episode: ${errorMessage(e)}`);
     }
+  }
+
+  /** The running episode's task, as the episode sees it (a MiniWoB++ task with its page's utterance). */
+  get task(): Task | null {
+    return this.episode?.task ?? null;
   }
 
   /** Observes; a navigation that lands mid-observation gets the page a moment to load, then a retry (as WebArena does). */
@@ -321,6 +350,9 @@ export class BrowserEnv {
     }
     step.actMs = Date.now() - started;
 
+    const ended = await this.miniwobEnded(ep);
+    if (ended) return this.finish(action, ended, null, true);
+
     const stop = this.earlyStop(ep);
     if (stop) return this.finish(action, stop.reason, null, true, stop.answer);
 
@@ -345,6 +377,17 @@ export class BrowserEnv {
     }
     step.observeMs = Date.now() - t0;
     return { observation: ep.observation, done: false, action, record: null };
+  }
+
+  /** MiniWoB++: the episode ends when the page says done, or when the agent leaves the task's page. */
+  private async miniwobEnded(ep: Episode): Promise<EndReason | null> {
+    if (!ep.task.miniwob) return null;
+    const page = ep.session.current;
+    if (page.isClosed() || !sameTaskPage(page.url(), ep.task.startUrls[0] ?? '')) return 'left_page';
+    const result = await withTimeout(readMiniwobResult(page), 5000, 'reading the page reward').catch(
+      () => null,
+    );
+    return result?.done ? 'task_done' : null;
   }
 
   /** WebArena's early stops, checked before the next decision: the horizon, parse failures, repeats. */
@@ -384,21 +427,31 @@ export class BrowserEnv {
     const ep = this.episode!;
     this.episode = null;
     const answer = earlyAnswer ?? ep.lastAnswer ?? '';
-    const verdict = score
-      ? await withTimeout(
-          evaluateTask({
+    const livePage = ep.session.current.isClosed() ? null : ep.session.current;
+    const scoring = async (): Promise<Verdict> =>
+      ep.task.miniwob
+        ? miniwobVerdict(livePage, ep.task.startUrls[0] ?? '', endReason)
+        : evaluateTask({
             task: ep.task,
             answer,
-            page: ep.session.current.isClosed() ? null : ep.session.current,
+            page: livePage,
             judge: this.config.judge,
             helpers: this.config.helpers,
             navigationTimeoutMs: this.config.loadCapMs,
-          }),
+          });
+    const scored = score
+      ? await withTimeout(
+          scoring(),
           this.config.evaluationTimeoutMs ?? 120_000,
           'scoring the final page',
         ).catch((e: unknown) =>
           combineVerdicts([
-            { evaluator: 'judge', score: 0, status: 'error', why: `scoring failed: ${errorMessage(e)}` },
+            {
+              evaluator: ep.task.miniwob ? 'miniwob_reward' : 'judge',
+              score: 0,
+              status: 'error',
+              why: `scoring failed: ${errorMessage(e)}`,
+            },
           ]),
         )
       : combineVerdicts([
@@ -430,7 +483,7 @@ export class BrowserEnv {
       endReason,
       error,
       blockedRequests: ep.blocked,
-      verdict,
+      verdict: scored,
       startedAt: new Date(ep.startedAt).toISOString(),
       durationMs: Date.now() - ep.startedAt,
     };

@@ -11,6 +11,10 @@ export type EndReason =
   | 'answer'
   | 'horizon'
   | 'early_stop'
+  /** MiniWoB++: the page said the episode is done */
+  | 'task_done'
+  /** MiniWoB++: the agent navigated off the task's page */
+  | 'left_page'
   | 'episode_timeout'
   | 'action_timeout'
   | 'crash'

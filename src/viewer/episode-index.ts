@@ -14,6 +14,8 @@ const END_REASONS = [
   'answer',
   'horizon',
   'early_stop',
+  'task_done',
+  'left_page',
   'episode_timeout',
   'action_timeout',
   'crash',

@@ -27,6 +27,7 @@ import {
   WEBARENA_SITES,
   type WebArenaSite,
 } from '../../envs/miniarena/index.js';
+import { MINIWOB_TASK_FILE_PREFIX, miniwobTask, serveMiniwobDir } from '../../envs/miniwob/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/process-table.js';
 import {
   type EpisodeResultMessage,
@@ -52,6 +53,8 @@ const HOST_RECHECK_MS = 5000;
 const HOST_OUTAGE_MS = 10000;
 /** WebArena's viewport, in CSS pixels. */
 const VIEWPORT = { width: 1280, height: 720 };
+/** BrowserGym's MiniWoB++ viewport. */
+const MINIWOB_VIEWPORT = { width: 332, height: 214 };
 
 /** WebArena's ports on one host, as TTI's `webarena_host` names it. */
 function webArenaHosts(host: string): Record<string, string> {
@@ -66,15 +69,15 @@ function webArenaHosts(host: string): Record<string, string> {
   };
 }
 
-function inViewport(node: Observation['nodes'][number]): number {
+function inViewport(node: Observation['nodes'][number], viewport: typeof VIEWPORT): number {
   const b = node.bounds;
   if (b === null) return 0;
   const [x, y, width, height] = b;
-  const visible = x < VIEWPORT.width && y < VIEWPORT.height && x + width > 0 && y + height > 0;
+  const visible = x < viewport.width && y < viewport.height && x + width > 0 && y + height > 0;
   return visible ? 1 : 0;
 }
 
-function toWire(observation: Observation): WireObservation {
+function toWire(observation: Observation, viewport: typeof VIEWPORT = VIEWPORT): WireObservation {
   const nodes = observation.nodes;
   return {
     text: observation.text,
@@ -84,7 +87,7 @@ function toWire(observation: Observation): WireObservation {
       roles: nodes.map((n) => n.role),
       names: nodes.map((n) => n.name),
       depths: nodes.map((n) => n.depth),
-      inViewport: nodes.map(inViewport),
+      inViewport: nodes.map((n) => inViewport(n, viewport)),
     },
     note: observation.notes.length > 0 ? observation.notes.join('\n') : null,
     screenshotFrame: null,
@@ -100,11 +103,45 @@ interface WebHost {
   origins: string[];
   /** the `host-down` fault: the embedded host stops answering for `ms`, then comes back as it was */
   outage(ms: number): Promise<void>;
+  /** stops what the worker serves itself (a MiniWoB++ folder) */
+  close?(): Promise<void>;
+}
+
+/** MiniWoB++'s pages: a served html/ folder, or a local one this worker serves on loopback. */
+async function miniwobHost(ctx: RoleContext, authDir: string): Promise<WebHost & { htmlBase: string }> {
+  const { url, dir } = ctx.config.env.miniwob;
+  const noOutage = async () => {
+    ctx.log.warn('host-down needs the embedded MiniArena; the MiniWoB++ pages are left alone');
+  };
+  if (dir === null) {
+    if (url === null)
+      throw new Error('env.suite is miniwob but neither env.miniwob.url nor env.miniwob.dir is set');
+    return {
+      hosts: {},
+      authDir,
+      arena: null,
+      origins: [new URL(url).origin],
+      outage: noOutage,
+      htmlBase: url,
+    };
+  }
+  const server = await serveMiniwobDir(dir);
+  ctx.log.info(`MiniWoB++ pages of ${dir} served for ${ctx.workerId} at ${server.url}`);
+  return {
+    hosts: {},
+    authDir,
+    arena: null,
+    origins: [server.origin],
+    outage: noOutage,
+    htmlBase: server.url,
+    close: () => server.close(),
+  };
 }
 
 /** Where this worker's episodes run: its own MiniArena, or the configured WebArena host. */
-async function webHost(ctx: RoleContext): Promise<WebHost> {
+async function webHost(ctx: RoleContext): Promise<WebHost & { htmlBase?: string }> {
   const authDir = path.join(ctx.runDir ?? '.', 'auth', ctx.workerId);
+  if (ctx.config.env.suite === 'miniwob') return miniwobHost(ctx, authDir);
   if (ctx.config.webarena_host !== null) {
     const hosts = webArenaHosts(ctx.config.webarena_host);
     const origins = [...new Set(Object.values(hosts).map((url) => new URL(url).origin))];
@@ -180,7 +217,11 @@ export const envRole: RoleMain = async (ctx) => {
   );
   // Screenshots only go into records (inference gets the text), so they are taken per episode, below.
   const recording = ctx.config.env.record_episodes && ctx.runDir !== null;
+  const miniwob = ctx.config.env.suite === 'miniwob';
+  const viewport = miniwob && ctx.config.env.miniwob.viewport === 'browsergym' ? MINIWOB_VIEWPORT : VIEWPORT;
   const env = await BrowserEnv.launch({
+    viewport,
+    ...(miniwob ? { miniwobEpisodeMaxTimeMs: ctx.config.env.miniwob.episode_max_time_ms } : {}),
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
     episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
@@ -210,6 +251,13 @@ export const envRole: RoleMain = async (ctx) => {
   const taskFiles = new Map<string, Map<string, Task>>();
   const labels: TaskLabels = new Map();
   const taskFor = (assignment: TaskAssignmentMessage): { task: Task; label: TaskLabel } => {
+    // MiniWoB++ refs name no file: the id is "<task>@<seed>" and the pages are this worker's host.
+    if (assignment.taskFile.startsWith(MINIWOB_TASK_FILE_PREFIX)) {
+      if (host.htmlBase === undefined)
+        throw new Error(`task ${assignment.taskId} is a MiniWoB++ task but env.suite is not miniwob`);
+      const task = miniwobTask(host.htmlBase, assignment.taskId, assignment.taskFile);
+      return { task, label: { template: task.miniwob?.name ?? null, tier: null } };
+    }
     let byId = taskFiles.get(assignment.taskFile);
     if (byId === undefined) {
       byId = new Map(loadTaskFile(assignment.taskFile, { hosts, authDir }).map((t) => [t.id, t]));
@@ -277,11 +325,13 @@ export const envRole: RoleMain = async (ctx) => {
     });
     // reset relaunches a Chromium that died: the record follows.
     recordOwnBrowsers();
+    // A MiniWoB++ page says its instruction only once its episode has started.
+    const intent = env.task?.intent ?? task.intent;
     const versions: number[] = [];
     const seen: WireObservation[] = [];
     const history: string[] = [];
     for (let step = 0; observation !== null; step++) {
-      const wire = toWire(observation);
+      const wire = toWire(observation, viewport);
       seen.push(wire);
       const reply = await askInference(
         {
@@ -289,7 +339,7 @@ export const envRole: RoleMain = async (ctx) => {
           episodeId: assignment.episodeId,
           step,
           horizon: assignment.horizon,
-          intent: task.intent,
+          intent,
           observation: wire,
           history,
           greedy: assignment.greedy,
@@ -315,7 +365,7 @@ export const envRole: RoleMain = async (ctx) => {
           episodeId: assignment.episodeId,
           taskId: task.id,
           site: task.sites[0] ?? 'unknown',
-          intent: task.intent,
+          intent,
           horizon: assignment.horizon,
           iteration: assignment.iteration,
           reward,
@@ -349,6 +399,7 @@ export const envRole: RoleMain = async (ctx) => {
         split: assignment.split,
         iteration: assignment.iteration,
         reward,
+        ...(task.miniwob ? { score: record.verdict.score } : {}),
         steps: record.steps.length,
         answer: record.answer,
         endReason: record.endReason,
@@ -451,6 +502,7 @@ export const envRole: RoleMain = async (ctx) => {
       trajectories.close();
       await env.close().catch(() => undefined);
       await host.arena?.close().catch(() => undefined);
+      await host.close?.().catch(() => undefined);
     },
   };
 };

@@ -17,6 +17,8 @@ export interface EvalSummary extends Rate {
   meanSteps: number;
   byTier: Record<string, Rate>;
   byTemplate: Record<string, Rate>;
+  /** MiniWoB++ (results with a page score): success and mean raw reward per task, keyed by task name */
+  byTask?: Record<string, Rate & { meanReward: number }>;
 }
 
 function rate(episodes: number, successes: number): Rate {
@@ -44,10 +46,26 @@ export function summarizeEpisodes(results: readonly EpisodeResultMessage[], labe
     Object.fromEntries(
       [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, [n, s]]) => [k, rate(n, s)]),
     );
-  return {
+  const summary: EvalSummary = {
     ...rate(results.length, successes),
     meanSteps: results.length > 0 ? steps / results.length : 0,
     byTier: table(tiers),
     byTemplate: table(templates),
   };
+  const scored = results.filter((r) => r.score !== undefined);
+  if (scored.length > 0) {
+    const tasks = new Map<string, { n: number; s: number; reward: number }>();
+    for (const r of scored) {
+      // MiniWoB++ task ids are "<task>@<seed>": the table is per task, over its seeds.
+      const name = labels.get(labelKey(r.taskFile, r.taskId))?.template ?? r.taskId.replace(/@\d+$/, '');
+      const t = tasks.get(name) ?? { n: 0, s: 0, reward: 0 };
+      tasks.set(name, { n: t.n + 1, s: t.s + (r.reward > 0 ? 1 : 0), reward: t.reward + (r.score ?? 0) });
+    }
+    summary.byTask = Object.fromEntries(
+      [...tasks.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, t]) => [k, { ...rate(t.n, t.s), meanReward: t.reward / t.n }]),
+    );
+  }
+  return summary;
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
 import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
+import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
 import type { Logger } from '../../log/logger.js';
 import { projectRoot } from '../../paths.js';
 import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/run-dir.js';
@@ -26,7 +27,7 @@ import {
 import { Channel, RejectedFrames, type SocketTuning } from '../transport.js';
 import { planEndpoints } from './endpoints.js';
 import { EpisodeQueue } from './episode-queue.js';
-import { type EvalSummary, readTaskLabels, type TaskLabels } from './eval-summary.js';
+import { type EvalSummary, labelKey, readTaskLabels, type TaskLabels } from './eval-summary.js';
 import { type RunMsg, type RunProgress, type RunView, spawnRunActor } from './run-actor.js';
 import {
   evalSubset,
@@ -124,6 +125,23 @@ function loadTaskRefs(file: string): TaskRef[] {
   return report.tasks.map((task) => ({ file: absolute, id: task.id }));
 }
 
+/** MiniWoB++ episodes: each configured task with its train or test seeds, labelled by task name. */
+function miniwobTaskRefs(
+  config: Config,
+  labels: TaskLabels,
+): { file: string; names: string[]; train: TaskRef[]; test: TaskRef[] } {
+  const m = config.env.miniwob;
+  const source = { url: m.url, dir: m.dir };
+  const names = resolveMiniwobTasks(source, m.tasks);
+  const file = miniwobTaskFile(source);
+  const refs = (split: 'train' | 'test', seeds: number): TaskRef[] =>
+    miniwobTaskIds(names, split, seeds).map((id) => {
+      labels.set(labelKey(file, id), { template: id.replace(/@\d+$/, ''), tier: null });
+      return { file, id };
+    });
+  return { file, names, train: refs('train', m.train_seeds), test: refs('test', m.eval_episodes) };
+}
+
 function tokensMatch(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -196,9 +214,14 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     readTaskLabels(file, labels);
     return refs;
   };
-  const trainTasks = mode.kind === 'train' || mode.split === 'train' ? taskRefs(trainFile) : [];
-  const testTasks = mode.kind === 'train' || mode.split === 'test' ? taskRefs(testFile) : [];
-  log.info(`tasks: ${trainTasks.length} train from ${trainFile}, ${testTasks.length} test from ${testFile}`);
+  const miniwob = config.env.suite === 'miniwob' ? miniwobTaskRefs(config, labels) : null;
+  const wants = (split: 'train' | 'test') => mode.kind === 'train' || mode.split === split;
+  const trainTasks = miniwob ? miniwob.train : wants('train') ? taskRefs(trainFile) : [];
+  const testTasks = miniwob ? miniwob.test : wants('test') ? taskRefs(testFile) : [];
+  if (miniwob) log.info(`tasks: MiniWoB++ ${miniwob.names.join(', ')} from ${miniwob.file}`);
+  log.info(
+    `tasks: ${trainTasks.length} train from ${miniwob?.file ?? trainFile}, ${testTasks.length} test from ${miniwob?.file ?? testFile}`,
+  );
 
   const rejected = new RejectedFrames((message) => log.warn(message));
   const tuning: SocketTuning = {

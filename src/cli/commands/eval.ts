@@ -126,6 +126,10 @@ export async function evaluate(args: EvalArgs): Promise<number> {
       ...Object.entries(report.byTier).map(
         ([tier, r]) => `  tier ${tier}: ${pct(r.success)} (${r.successes}/${r.episodes})`,
       ),
+      ...Object.entries(report.byTask ?? {}).map(
+        ([task, r]) =>
+          `  ${task}: ${pct(r.success)} (${r.successes}/${r.episodes}), mean reward ${r.meanReward.toFixed(3)}`,
+      ),
       `  by template: ${runDir.root}/eval.json`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -7,7 +7,7 @@ import type { EvalType } from '../tasks/schema.js';
 export type VerdictStatus = 'scored' | 'unscored' | 'error';
 
 export interface EvaluatorVerdict {
-  evaluator: EvalType | 'judge';
+  evaluator: EvalType | 'judge' | 'miniwob_reward';
   score: number;
   status: VerdictStatus;
   /** Human-readable reason for the score. */

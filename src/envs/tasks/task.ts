@@ -1,7 +1,7 @@
 import type { WebArenaEval } from './schema.js';
 
-export type TaskKind = 'webarena' | 'webvoyager';
-export type TaskFileFormat = 'webarena-raw' | 'tti-webarena' | 'webvoyager';
+export type TaskKind = 'webarena' | 'webvoyager' | 'miniwob';
+export type TaskFileFormat = 'webarena-raw' | 'tti-webarena' | 'webvoyager' | 'miniwob';
 
 /** A task in the one shape the episode runs, whichever file it came from. */
 export interface Task {
@@ -19,6 +19,8 @@ export interface Task {
   /** WebArena's eval block with hosts substituted; null for WebVoyager (judged by a model). */
   eval: WebArenaEval | null;
   intentTemplateId: number | null;
+  /** MiniWoB++ only: the page and the seed; the page itself says the intent and the reward. */
+  miniwob?: { name: string; seed: number };
   /** Where the task came from, for error messages and records. */
   source: { file: string; entry: number; format: TaskFileFormat };
 }

@@ -1,0 +1,41 @@
+// `--suite miniwob --tasks a,b --episodes K --miniwob-dir DIR` on train and eval: shorthands for
+// config keys, turned into `--set` overrides (laid over the config like any other).
+import { ConfigError } from '../config/load.js';
+
+export interface SuiteArgs {
+  suite: 'webarena' | 'miniwob' | undefined;
+  tasks: string | undefined;
+  episodes: number | undefined;
+  miniwobDir: string | undefined;
+  miniwobUrl: string | undefined;
+}
+
+export const SUITE_CHOICES = ['webarena', 'miniwob'] as const;
+
+export function suiteSets(args: SuiteArgs): string[] {
+  const sets: string[] = [];
+  if (args.suite !== undefined) sets.push(`env.suite=${args.suite}`);
+  if (args.tasks !== undefined) {
+    const names = args.tasks
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
+    if (names.length === 0)
+      throw new ConfigError(`--tasks '${args.tasks}': expected task names, a,b,c, or all`);
+    sets.push(
+      names.length === 1 && names[0] === 'all'
+        ? 'env.miniwob.tasks=all'
+        : `env.miniwob.tasks=${JSON.stringify(names)}`,
+    );
+  }
+  if (args.episodes !== undefined) {
+    if (!Number.isInteger(args.episodes) || args.episodes < 1)
+      throw new ConfigError(
+        `--episodes ${args.episodes}: expected a whole number of episodes per task, 1 or more`,
+      );
+    sets.push(`env.miniwob.eval_episodes=${args.episodes}`);
+  }
+  if (args.miniwobDir !== undefined) sets.push(`env.miniwob.dir=${JSON.stringify(args.miniwobDir)}`);
+  if (args.miniwobUrl !== undefined) sets.push(`env.miniwob.url=${JSON.stringify(args.miniwobUrl)}`);
+  return sets;
+}

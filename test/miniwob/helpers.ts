@@ -1,0 +1,29 @@
+// The MiniWoB++ protocol stand-ins (test/fixtures/miniwob/html), served on loopback, and a browser env on them.
+import path from 'node:path';
+import { BrowserEnv, type BrowserEnvConfig, type Observation } from '../../src/envs/index.js';
+import { type MiniwobServer, miniwobTask, serveMiniwobDir } from '../../src/envs/miniwob/index.js';
+import { projectRoot } from '../../src/paths.js';
+
+export const FIXTURE_HTML = path.join(projectRoot, 'test', 'fixtures', 'miniwob', 'html');
+
+export async function miniwobEnv(
+  config: BrowserEnvConfig = {},
+): Promise<{ env: BrowserEnv; server: MiniwobServer; task: (id: string) => ReturnType<typeof miniwobTask> }> {
+  const server = await serveMiniwobDir(FIXTURE_HTML);
+  const env = await BrowserEnv.launch({ actionFormat: 'tti', ...config });
+  return { env, server, task: (id) => miniwobTask(server.url, id, `miniwob:${FIXTURE_HTML}`) };
+}
+
+/** The id of the first node with this role whose name is `name`. */
+export function nodeId(observation: Observation, role: string, name: string): string {
+  const node = observation.nodes.find((n) => n.role === role && n.name.trim() === name);
+  if (!node) throw new Error(`no ${role} "${name}" in:\n${observation.text}`);
+  return node.id;
+}
+
+/** The quoted word of an utterance: Click on the "apple" button. → apple */
+export function quoted(utterance: string): string {
+  const m = /"([^"]+)"/.exec(utterance);
+  if (!m) throw new Error(`no quoted word in ${JSON.stringify(utterance)}`);
+  return m[1]!;
+}

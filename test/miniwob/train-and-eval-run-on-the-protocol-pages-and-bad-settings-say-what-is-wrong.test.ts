@@ -1,0 +1,147 @@
+// `tti-run eval --suite miniwob` and `tti-run train --suite miniwob` through the real CLI: real
+// supervisor, env, inference, replay and learner processes over ZeroMQ, real Chromium on tti's
+// MiniWoB++ stand-in pages. And a missing folder setting or an unknown task name stops the run
+// with a message that says which key, which task and where it looked.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli, SMALL_RUN } from '../helpers/run-fixture.js';
+import { FIXTURE_HTML } from './helpers.js';
+
+const sets = (list: readonly string[]) => list.flatMap((s) => ['--set', s]);
+
+test('eval --suite miniwob --tasks --episodes --json prints success and mean reward by task', async (t) => {
+  const out = mkdtempSync(path.join(tmpdir(), 'tti-miniwob-eval-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const tasks = ['click-named-button', 'hash-link', 'wait-for-timeout'];
+  const result = await runCli(
+    [
+      'eval',
+      '--untrained',
+      '--suite',
+      'miniwob',
+      '--miniwob-dir',
+      FIXTURE_HTML,
+      '--tasks',
+      tasks.join(','),
+      '--episodes',
+      '2',
+      '--horizon',
+      '2',
+      '--json',
+      '--out-dir',
+      out,
+      ...sets(['workers.env=1']),
+    ],
+    90000,
+  );
+  assert.equal(result.code, 0, result.stderr.slice(-2000));
+  const report = JSON.parse(result.stdout) as {
+    episodes: number;
+    success: number;
+    byTask: Record<string, { episodes: number; success: number; meanReward: number }>;
+  };
+  assert.equal(report.episodes, 6);
+  assert.ok(report.success >= 0 && report.success <= 1);
+  assert.deepEqual(Object.keys(report.byTask).sort(), [...tasks].sort());
+  for (const task of tasks) {
+    assert.equal(report.byTask[task]?.episodes, 2, task);
+    assert.equal(typeof report.byTask[task]?.meanReward, 'number');
+  }
+  // Nothing ends wait-for-timeout within 2 steps: the horizon does, with reward 0.
+  assert.equal(report.byTask['wait-for-timeout']?.success, 0);
+  assert.equal(report.byTask['wait-for-timeout']?.meanReward, 0);
+  // The records keep each episode's seed in its task id and the page's utterance as its intent.
+  const episodes = path.join(out, 'episodes');
+  const summaries = readdirSync(episodes).map(
+    (id) =>
+      JSON.parse(readFileSync(path.join(episodes, id, 'summary.json'), 'utf8')) as {
+        taskId: string;
+        intent: string;
+      },
+  );
+  const ids = summaries.map((s) => s.taskId).sort();
+  assert.deepEqual(ids, tasks.flatMap((name) => [`${name}@0`, `${name}@1`]).sort());
+  const click = summaries.find((s) => s.taskId === 'click-named-button@0');
+  assert.match(click?.intent ?? '', /^Click on the "\w+" button\.$/);
+});
+
+test('train --suite miniwob runs an iteration: collects, keeps successes, trains, evals by task', async (t) => {
+  const runDir = mkdtempSync(path.join(tmpdir(), 'tti-miniwob-train-'));
+  t.after(() => rmSync(runDir, { recursive: true, force: true }));
+  const result = await runCli(
+    [
+      'train',
+      '--suite',
+      'miniwob',
+      '--miniwob-dir',
+      FIXTURE_HTML,
+      '--tasks',
+      'click-named-button,type-word-submit',
+      '--run-dir',
+      runDir,
+      '--view',
+      'log',
+      ...sets([
+        ...SMALL_RUN,
+        'iterations=1',
+        'rollout_size=4',
+        'horizon_schedule=[3]',
+        'eval_tasks=2',
+        'eval_horizon=3',
+        'min_updates=5',
+        'env.miniwob.eval_episodes=1',
+      ]),
+    ],
+    120000,
+  );
+  assert.equal(result.code, 0, result.stderr.slice(-3000));
+  const row = JSON.parse(readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')[0]!) as {
+    train: { episodes: number; kept: number; success: number };
+    replay: { seen: number; kept: number };
+    eval: { episodes: number; byTask: Record<string, { episodes: number; meanReward: number }> };
+    policyVersion: number;
+  };
+  assert.equal(row.train.episodes, 4);
+  assert.equal(row.replay.seen, 4);
+  // Replay keeps exactly the successes (raw reward > 0; a MiniWoB++ episode has no N/A answer).
+  assert.equal(row.train.kept, Math.round(row.train.success * 4));
+  assert.equal(row.eval.episodes, 2);
+  assert.deepEqual(Object.keys(row.eval.byTask).sort(), ['click-named-button', 'type-word-submit']);
+  assert.equal(row.policyVersion, 1);
+});
+
+test('a miniwob suite without a folder, or with an unknown task, says what is wrong', async () => {
+  const noDir = await runCli(['eval', '--untrained', '--suite', 'miniwob', '--tasks', 'click-button'], 30000);
+  assert.notEqual(noDir.code, 0);
+  assert.match(noDir.stderr, /env\.miniwob\.dir/);
+  assert.match(noDir.stderr, /html\/ folder/);
+
+  const out = mkdtempSync(path.join(tmpdir(), 'tti-miniwob-bad-'));
+  try {
+    const unknown = await runCli(
+      [
+        'eval',
+        '--untrained',
+        '--suite',
+        'miniwob',
+        '--miniwob-dir',
+        FIXTURE_HTML,
+        '--tasks',
+        'click-named-button,click-nothing',
+        '--out-dir',
+        out,
+      ],
+      30000,
+    );
+    assert.notEqual(unknown.code, 0);
+    assert.match(
+      unknown.stderr,
+      /unknown task "click-nothing": no click-nothing\.html in .*fixtures\/miniwob\/html\/miniwob/,
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
