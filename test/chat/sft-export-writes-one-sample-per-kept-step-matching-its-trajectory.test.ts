@@ -29,8 +29,12 @@ function trajectory(id: string, reward: number, steps: number): Trajectory {
       observation: `Tab 0 (current): page ${i}\n\n[${i}] RootWebArea 'page ${i}'`,
       url: `http://shop.test/p/${i}`,
       nodes: noNodes,
-      note: i === 2 ? 'Invalid action: Format ERROR: the reply must contain both "Thought:" and "Action:"' : null,
-      reply: i === steps - 1 ? 'Thought: found it.\nAction: ANSWER [$5]' : `Thought: step ${i}.\nAction: Click [${i}]`,
+      note:
+        i === 2 ? 'Invalid action: Format ERROR: the reply must contain both "Thought:" and "Action:"' : null,
+      reply:
+        i === steps - 1
+          ? 'Thought: found it.\nAction: ANSWER [$5]'
+          : `Thought: step ${i}.\nAction: Click [${i}]`,
       action: `click [${i}]`,
       policyVersion: 0,
     })),
@@ -54,7 +58,10 @@ test('export-sft writes one sample per kept step, as the policy saw it, with the
   const out = path.join(runDir, 'export', 'train.jsonl');
   const files = await runCli(['export-sft', '--run-dir', runDir, '--out', out]);
   assert.equal(files.code, 0, files.stderr);
-  assert.match(files.stdout, /5 samples from 1 kept trajectories \(4 images, 1 steps without a recorded screenshot\)/);
+  assert.match(
+    files.stdout,
+    /5 samples from 1 kept trajectories \(4 images, 1 steps without a recorded screenshot\)/,
+  );
   const samples = readFileSync(out, 'utf8')
     .trim()
     .split('\n')
@@ -92,7 +99,9 @@ test('export-sft writes one sample per kept step, as the policy saw it, with the
     for (const earlier of users.slice(0, -1)) assert.match(text(earlier.content), /Observation omitted/);
     // images: the newest 3 recorded screenshots up to this step, as copied files
     const images = users.flatMap((u) =>
-      typeof u.content === 'string' ? [] : u.content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])),
+      typeof u.content === 'string'
+        ? []
+        : u.content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])),
     );
     const expected = [0, 1, 2, 3].filter((s) => s <= i).slice(-3);
     assert.deepEqual(
@@ -107,9 +116,14 @@ test('export-sft writes one sample per kept step, as the policy saw it, with the
   assert.equal(urls.code, 0, urls.stderr);
   const last = JSON.parse(readFileSync(inline, 'utf8').trim().split('\n').at(-1)!) as SftSample;
   const lastImages = last.messages.flatMap((x) =>
-    typeof x.content === 'string' ? [] : x.content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])),
+    typeof x.content === 'string'
+      ? []
+      : x.content.flatMap((p) => (p.type === 'image_url' ? [p.image_url.url] : [])),
   );
-  assert.deepEqual(lastImages, [1, 2, 3].map((s) => `data:image/jpeg;base64,${Buffer.from(`jpeg-${s}`).toString('base64')}`));
+  assert.deepEqual(
+    lastImages,
+    [1, 2, 3].map((s) => `data:image/jpeg;base64,${Buffer.from(`jpeg-${s}`).toString('base64')}`),
+  );
 
   const missing = await runCli(['export-sft', '--run-dir', path.join(runDir, 'nope'), '--out', inline]);
   assert.notEqual(missing.code, 0);
