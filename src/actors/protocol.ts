@@ -36,6 +36,8 @@ const intColumn = z.custom<number[]>((v) => {
   return true;
 }, 'expected an array of integers');
 const Count = z.number().int().nonnegative();
+/** a chat model's token usage (chat policies only) */
+const TokenUsage = z.object({ promptTokens: Count, completionTokens: Count });
 
 /** Describes one raw frame that follows the header. */
 export const RawFrameSpec = z.object({
@@ -188,6 +190,8 @@ export const EpisodeResult = z.object({
   /** the policy versions that chose this episode's actions */
   policyVersions: z.array(Count),
   durationMs: z.number(),
+  /** a chat policy's tokens over the episode */
+  usage: TokenUsage.optional(),
 });
 export type EpisodeResultMessage = z.infer<typeof EpisodeResult>;
 export const ResultAck = z.object({ type: z.literal('result_ack'), requestId: Count, episodeId: z.string() });
@@ -240,6 +244,11 @@ export const ActRequest = z.object({
   /** this episode's earlier actions, oldest first */
   history: z.array(z.string()),
   greedy: z.boolean(),
+  /** for chat policies: the task's site (prompt hints), the earlier replies in full, and the newest
+   * screenshots (this step's included) as raw JPEG frames, by step */
+  site: z.string().optional(),
+  replies: z.array(z.string()).optional(),
+  screenshots: z.array(z.object({ step: Count, frame: Count })).optional(),
 });
 export const ActReply = z.object({
   type: z.literal('act_reply'),
@@ -248,6 +257,7 @@ export const ActReply = z.object({
   /** the raw policy output, e.g. TTI's `Thought: … Action: …` reply */
   reply: z.string(),
   policyVersion: Count,
+  usage: TokenUsage.optional(),
 });
 
 // --- trajectories: env PUSH → replay PULL -------------------------------------------------------
@@ -300,6 +310,8 @@ export const Weights = z.object({
   policyVersion: Count,
   /** one spec per raw frame, in order */
   tensors: z.array(RawFrameSpec),
+  /** a chat policy's new version is a served model name (no tensors) */
+  model: z.string().optional(),
 });
 
 // --- status: CLI DEALER → supervisor ROUTER, and the event stream (PUB → SUB) ---------------------

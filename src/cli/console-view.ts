@@ -47,6 +47,16 @@ export function renderRun(
       `   episodes ${snapshot.episodes.done} (${snapshot.episodes.success} successful)` +
       `   replay ${snapshot.replay.kept} kept of ${snapshot.replay.seen}`,
   );
+  // A chat policy's served model and the tokens it has used (summed over inference workers).
+  const chat = snapshot.workers.filter((w) => w.role === 'inference' && w.labels.model !== undefined);
+  if (chat.length > 0) {
+    const sum = (key: string) => chat.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
+    lines.push(
+      `chat      model ${[...new Set(chat.map((w) => w.labels.model))].join(', ')}` +
+        `   tokens ${sum('promptTokens')} prompt + ${sum('completionTokens')} completion` +
+        `   retries ${sum('retries')}   failures ${sum('chatFailures')}`,
+    );
+  }
   // Env workers whose web host does not answer take no tasks: the run goes on with fewer hosts.
   const envs = snapshot.workers.filter((w) => w.role === 'env');
   const down = envs.filter((w) => (w.counters.hostDown ?? 0) > 0);

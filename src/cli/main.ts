@@ -212,6 +212,30 @@ await yargs(hideBin(process.argv))
       ),
   )
   .command(
+    'export-sft',
+    "write a run's kept trajectories as chat-format SFT samples (JSON lines, one per step) for an external fine-tuning job",
+    (y) =>
+      y
+        .option('run-dir', { type: 'string', demandOption: true })
+        .option('out', { type: 'string', demandOption: true, describe: 'the .jsonl file to write' })
+        .option('images', {
+          choices: ['files', 'data_url'] as const,
+          default: 'files' as const,
+          describe: 'screenshots copied next to --out (absolute paths in the samples), or inline data URLs',
+        })
+        .option('prompt', { type: 'string', describe: "prompt templates (default: the run's chat.prompt)" })
+        .example('$0 export-sft --run-dir runs/webarena --out sft/train.jsonl', 'one sample per kept step'),
+    (argv) =>
+      exitWith(async () =>
+        (await import('./commands/export-sft.js')).exportSftCommand({
+          runDir: argv['run-dir'],
+          out: argv.out,
+          images: argv.images,
+          prompt: argv.prompt,
+        }),
+      ),
+  )
+  .command(
     'eval',
     "evaluate a policy greedily on a task split: a checkpoint, a run's latest, or an untrained one",
     (y) =>

@@ -139,6 +139,64 @@ export const ModelConfig = z
   })
   .prefault({});
 
+/** The chat-model policy (policy_lm other than 'tfjs'): an OpenAI-compatible endpoint such as vLLM's. */
+export const ChatConfig = z
+  .strictObject({
+    /** e.g. http://127.0.0.1:8000/v1 (vLLM's `vllm serve`) */
+    base_url: z.string().url().default('http://127.0.0.1:8000/v1'),
+    /** the environment variable holding the API key (vLLM's --api-key); unset or empty sends none */
+    api_key_env: z.string().default('OPENAI_API_KEY'),
+    /** prompt templates: 'webarena', 'webvoyager' (files in prompts/) or a path to a JSON file */
+    prompt: z.string().default('webarena'),
+    top_p: z.number().gt(0).lte(1).default(0.95),
+    max_tokens: PositiveInt.default(1024),
+    /** screenshots kept in the context, newest first (TTI keeps 3) */
+    max_images: NonNegativeInt.default(3),
+    /** requests in flight per inference worker */
+    concurrency: PositiveInt.default(8),
+    /** one request's cap; a timed-out request is retried */
+    timeout_ms: PositiveInt.default(120000),
+    /** retries after a 429, a 5xx, a timeout or a lost connection */
+    max_retries: NonNegativeInt.default(4),
+    backoff_initial_ms: NonNegativeInt.default(500),
+    backoff_max_ms: NonNegativeInt.default(20000),
+  })
+  .prefault({});
+
+/** Who grades answers that need a model: WebVoyager's success judge, WebArena's fuzzy_match / ua_match. */
+export const JudgeConfig = z
+  .strictObject({
+    /** 'none': such answers are unscored; 'policy': the policy's endpoint and model (as TTI does); 'endpoint': the keys below */
+    kind: z.enum(['none', 'policy', 'endpoint']).default('none'),
+    base_url: z.string().url().nullable().default(null),
+    model: z.string().nullable().default(null),
+    api_key_env: z.string().default('OPENAI_API_KEY'),
+    /** judge prompt for WebVoyager answers: 'webvoyager_judge' (prompts/) or a path to a text file */
+    prompt: z.string().default('webvoyager_judge'),
+    max_tokens: PositiveInt.default(512),
+  })
+  .prefault({});
+
+/** How the learner trains: the embedded tfjs BC pass, or a command of the user's each iteration. */
+export const LearnerConfig = z
+  .strictObject({
+    kind: z.enum(['tfjs', 'external']).default('tfjs'),
+    /**
+     * external: argv run each iteration; {data} {out} {iteration} {version} {model} {run_dir} are
+     * replaced (the SFT file, a fresh output dir, the iteration, the new policy version, the current model)
+     */
+    command: z.array(z.string()).default([]),
+    /** how inference moves to the result: a new served model name, or vLLM's /v1/load_lora_adapter */
+    serve: z.enum(['model_name', 'lora']).default('model_name'),
+    /** the name the result is served under; {version} {iteration} are replaced */
+    model_name: z.string().default('tti-v{version}'),
+    /** the images in the exported file: written next to it as files, or inline data URLs */
+    images: z.enum(['files', 'data_url']).default('files'),
+    /** cap on one run of the command */
+    timeout_ms: PositiveInt.default(24 * 3600 * 1000),
+  })
+  .prefault({});
+
 export const Config = z.strictObject({
   run_name: z.string().min(1).default('tti'),
   seed: NonNegativeInt.default(0),
@@ -177,6 +235,9 @@ export const Config = z.strictObject({
   fault: FaultConfig,
   supervisor: SupervisorConfig,
   transport: TransportConfig,
+  chat: ChatConfig,
+  judge: JudgeConfig,
+  learner: LearnerConfig,
   log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
 });
 

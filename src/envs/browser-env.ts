@@ -10,8 +10,10 @@ import { evaluateTask } from './evaluators/evaluate.js';
 import type { Judge } from './evaluators/judge.js';
 import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
 import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
+import type { AnswerJudge } from './evaluators/webvoyager-judge.js';
 import { readMiniwobResult, sameTaskPage, startMiniwobEpisode } from './miniwob/page.js';
 import { miniwobVerdict } from './miniwob/verdict.js';
+import { RECHECK_NOTE } from './notes.js';
 import type { ElementRef } from './observation/ax-tree.js';
 import { type Observation, type ObservationOptions, observe } from './observation/observe.js';
 import {
@@ -49,6 +51,8 @@ export interface BrowserEnvConfig {
   /** Origins WebArena-kind tasks may reach; other requests are blocked and listed in the record. */
   allowedOrigins?: string[];
   judge?: Judge;
+  /** grades tasks no program can check (WebVoyager); absent: they are unscored */
+  answerJudge?: AnswerJudge;
   helpers?: ProgramHtmlHelpers;
   /** Cap on scoring the final state (program_html may navigate). */
   evaluationTimeoutMs?: number;
@@ -90,13 +94,11 @@ export class EpisodeSetupError extends Error {
   override name = 'EpisodeSetupError';
 }
 
+export { RECHECK_NOTE };
+
 class StepTimeout extends Error {
   override name = 'StepTimeout';
 }
-
-export const RECHECK_NOTE =
-  'You have just given an answer. Before it is final, pause and check the page again: if the task is ' +
-  'done, double-check (and revise if needed) and answer again; if it is not done, continue with the task.';
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -437,6 +439,16 @@ export class BrowserEnv {
             page: livePage,
             judge: this.config.judge,
             helpers: this.config.helpers,
+            ...(this.config.answerJudge ? { answerJudge: this.config.answerJudge } : {}),
+            endedWithAnswer: endReason === 'answer',
+            finalObservation: {
+              url: ep.observation.url,
+              text: ep.observation.text,
+              screenshots: [...ep.screenshots.entries()]
+                .sort((a, b) => a[0] - b[0])
+                .slice(-3)
+                .map(([, shot]) => shot),
+            },
             navigationTimeoutMs: this.config.loadCapMs,
           });
     const scored = score

@@ -11,11 +11,19 @@ export type { LaunchOptions } from './browser/launch.js';
 export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
 export type { BrowserEnvConfig, ResetOptions, StepInfo, StepResult } from './browser-env.js';
 export { BrowserEnv, EpisodeSetupError, RECHECK_NOTE } from './browser-env.js';
+export { type ChatJudgeOptions, chatJudges } from './evaluators/chat-judges.js';
 export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
 export type { EvaluatorVerdict, Verdict, VerdictStatus } from './evaluators/verdict.js';
+export {
+  type AnswerJudge,
+  type AnswerJudgeInput,
+  WebVoyagerJudge,
+  webVoyagerJudgeMessages,
+  webVoyagerVerdict,
+} from './evaluators/webvoyager-judge.js';
 export type { Bounds, ObservationNode } from './observation/ax-tree.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
 export { TRUNCATION_MARKER } from './observation/observe.js';

@@ -10,7 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  type AnswerJudge,
   BrowserEnv,
+  chatJudges,
+  type Judge,
   labelKey,
   loadTaskFile,
   NO_LABEL,
@@ -28,6 +31,7 @@ import {
   type WebArenaSite,
 } from '../../envs/miniarena/index.js';
 import { MINIWOB_TASK_FILE_PREFIX, miniwobTask, serveMiniwobDir } from '../../envs/miniwob/index.js';
+import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/process-table.js';
 import {
   type EpisodeResultMessage,
@@ -188,6 +192,38 @@ async function webHost(ctx: RoleContext): Promise<WebHost & { htmlBase?: string 
   return host;
 }
 
+/** The judges `judge.kind` asks for: none, the policy's endpoint and model (as TTI), or another endpoint. */
+function configuredJudges(ctx: RoleContext): { judge?: Judge; answerJudge?: AnswerJudge } {
+  const { judge, chat, policy_lm } = ctx.config;
+  if (judge.kind === 'none') return {};
+  if (judge.kind === 'policy' && policy_lm === 'tfjs')
+    throw new Error(
+      "judge.kind 'policy' needs a chat-model policy_lm (it is 'tfjs'): use judge.kind 'endpoint'",
+    );
+  if (judge.kind === 'endpoint' && (judge.base_url === null || judge.model === null))
+    throw new Error("judge.kind 'endpoint' needs judge.base_url and judge.model");
+  const own = judge.kind === 'endpoint';
+  const client = new ChatClient({
+    baseUrl: own ? (judge.base_url ?? '') : chat.base_url,
+    apiKey: apiKeyFrom(own ? judge.api_key_env : chat.api_key_env),
+    timeoutMs: chat.timeout_ms,
+    maxRetries: chat.max_retries,
+    backoffInitialMs: chat.backoff_initial_ms,
+    backoffMaxMs: chat.backoff_max_ms,
+    onRetry: (why) => ctx.log.warn(`judge request retry: ${why}`),
+  });
+  return chatJudges({
+    client,
+    model: own ? (judge.model ?? '') : policy_lm,
+    maxTokens: judge.max_tokens,
+    prompt: judge.prompt,
+    onUsage: (u) => {
+      ctx.counters.judgePromptTokens = (ctx.counters.judgePromptTokens ?? 0) + u.promptTokens;
+      ctx.counters.judgeCompletionTokens = (ctx.counters.judgeCompletionTokens ?? 0) + u.completionTokens;
+    },
+  });
+}
+
 export const envRole: RoleMain = async (ctx) => {
   // A predecessor's Chromium that outlived it goes first; this worker's own is recorded for its successor.
   const runDir = ctx.runDir;
@@ -215,13 +251,18 @@ export const envRole: RoleMain = async (ctx) => {
     },
     (message) => ctx.log.warn(message),
   );
-  // Screenshots only go into records (inference gets the text), so they are taken per episode, below.
+  // A chat policy sees a set-of-marks screenshot every step (TTI's multimodal prompt); the
+  // trainable policy reads the text, and screenshots go only into records, per episode, below.
+  const chatPolicy = ctx.config.policy_lm !== 'tfjs';
   const recording = ctx.config.env.record_episodes && ctx.runDir !== null;
   const miniwob = ctx.config.env.suite === 'miniwob';
   const viewport = miniwob && ctx.config.env.miniwob.viewport === 'browsergym' ? MINIWOB_VIEWPORT : VIEWPORT;
+  const judges = configuredJudges(ctx);
   const env = await BrowserEnv.launch({
     viewport,
     ...(miniwob ? { miniwobEpisodeMaxTimeMs: ctx.config.env.miniwob.episode_max_time_ms } : {}),
+    ...(chatPolicy ? { observation: { setOfMarks: true } } : {}),
+    ...judges,
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
     episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
@@ -294,12 +335,16 @@ export const envRole: RoleMain = async (ctx) => {
    * A request that reached an inference worker as it was killed is lost with it: it is sent again
    * every ACT_RESEND_MS (to whichever worker is up) until act_timeout_ms; the first reply counts.
    */
-  const askInference = async (request: object, matches: Parameters<typeof act.request>[1]) => {
+  const askInference = async (
+    request: object,
+    matches: Parameters<typeof act.request>[1],
+    frames: readonly Buffer[] = [],
+  ) => {
     const deadline = Date.now() + ctx.config.env.act_timeout_ms;
     for (let attempt = 1; ; attempt++) {
       const left = deadline - Date.now();
       if (left <= 0 || (attempt > 1 && !running)) return null;
-      const reply = await act.request(request, matches, Math.min(ACT_RESEND_MS, left));
+      const reply = await act.request(request, matches, Math.min(ACT_RESEND_MS, left), frames);
       if (reply !== null) return reply;
       count('actResends');
     }
@@ -313,7 +358,7 @@ export const envRole: RoleMain = async (ctx) => {
       horizon: assignment.horizon,
       minTry: assignment.minTry,
       episodeId: assignment.episodeId,
-      screenshot: screenshotFor(assignment),
+      screenshot: chatPolicy || screenshotFor(assignment),
       labels: label,
       run: {
         iteration: assignment.iteration,
@@ -330,11 +375,28 @@ export const envRole: RoleMain = async (ctx) => {
     const versions: number[] = [];
     const seen: WireObservation[] = [];
     const history: string[] = [];
+    const replies: string[] = [];
+    // The newest screenshots, by step, for a chat policy's context (it keeps chat.max_images).
+    const shots = new Map<number, Buffer>();
+    const usage = { promptTokens: 0, completionTokens: 0 };
     for (let step = 0; observation !== null; step++) {
       const wire = toWire(observation, viewport);
       seen.push(wire);
+      const frames: Buffer[] = [];
+      const chatFields: Record<string, unknown> = {};
+      if (chatPolicy) {
+        if (observation.screenshot) shots.set(step, observation.screenshot);
+        for (const old of [...shots.keys()].filter((s) => s <= step - ctx.config.chat.max_images))
+          shots.delete(old);
+        const screenshots = [...shots.entries()].map(([s, jpeg]) => ({
+          step: s,
+          frame: frames.push(jpeg) - 1,
+        }));
+        Object.assign(chatFields, { site: task.sites[0] ?? 'general', replies, screenshots });
+      }
       const reply = await askInference(
         {
+          ...chatFields,
           type: 'act_request',
           episodeId: assignment.episodeId,
           step,
@@ -345,6 +407,7 @@ export const envRole: RoleMain = async (ctx) => {
           greedy: assignment.greedy,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
+        frames,
       );
       if (reply === null) {
         await env.abandon();
@@ -352,6 +415,13 @@ export const envRole: RoleMain = async (ctx) => {
       }
       versions.push(reply.message.policyVersion);
       history.push(ttiActionText(reply.message.reply));
+      replies.push(reply.message.reply);
+      if (reply.message.usage) {
+        usage.promptTokens += reply.message.usage.promptTokens;
+        usage.completionTokens += reply.message.usage.completionTokens;
+        count('promptTokens', reply.message.usage.promptTokens);
+        count('completionTokens', reply.message.usage.completionTokens);
+      }
       const result = await env.step(reply.message.reply, { policyVersion: reply.message.policyVersion });
       count('steps');
       observation = result.observation;
@@ -406,6 +476,7 @@ export const envRole: RoleMain = async (ctx) => {
         kept,
         policyVersions: [...new Set(versions)],
         durationMs: Date.now() - started,
+        ...(chatPolicy ? { usage } : {}),
       });
       return;
     }

@@ -15,6 +15,7 @@ import {
 } from '../../model/index.js';
 import { type ActRequestMessage, type Fault, Inbound, type WeightsMessage } from '../protocol.js';
 import { Channel } from '../transport.js';
+import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
@@ -61,11 +62,8 @@ function toPolicyInput(message: ActRequestMessage): PolicyInput {
 export const inferenceRole: RoleMain = async (ctx) => {
   const endpoint = ctx.endpoints.act[ctx.workerId];
   if (endpoint === undefined) throw new Error(`no act endpoint for ${ctx.workerId}`);
-  if (ctx.config.policy_lm !== 'tfjs') {
-    throw new Error(
-      `policy_lm '${ctx.config.policy_lm}': only the embedded 'tfjs' policy is served by this build`,
-    );
-  }
+  // Any other policy_lm names a chat model behind an OpenAI-compatible endpoint.
+  if (ctx.config.policy_lm !== 'tfjs') return chatInferenceRole(ctx, endpoint);
   const backend = await loadBackend(ctx.config.model.backend, (m) => ctx.log.info(m));
   ctx.labels.backend = backend;
   let { policy, version: policyVersion } = initialPolicy(ctx);

@@ -21,6 +21,7 @@ import {
 } from '../../model/index.js';
 import { Inbound, type TrainedMessage } from '../protocol.js';
 import { Channel, Requester } from '../transport.js';
+import { externalLearnerRole } from './external-learner-role.js';
 import type { RoleCommand, RoleMain } from './worker-shell.js';
 
 const SAMPLE_TIMEOUT_MS = 60000;
@@ -28,6 +29,7 @@ const SAMPLE_TIMEOUT_MS = 60000;
 const CHUNK_BATCHES = 4;
 
 export const learnerRole: RoleMain = async (ctx) => {
+  if (ctx.config.learner.kind === 'external') return externalLearnerRole(ctx);
   if (ctx.runDir === null) throw new Error('the learner needs --run-dir for its checkpoints');
   const backend = await loadBackend(ctx.config.model.backend, (m) => ctx.log.info(m));
   ctx.labels.backend = backend;

@@ -56,6 +56,22 @@ export interface MetricsRow {
   requeued: number;
   wallMs: number;
   at: string;
+  /** a chat policy's tokens this iteration (collection and eval episodes); absent for tfjs */
+  tokens?: { prompt: number; completion: number; episodes: number; perEpisode: number };
+}
+
+/** Sums the token usage episodes reported; undefined when none did (a tfjs policy). */
+export function tokenTotals(results: readonly EpisodeResultMessage[]): MetricsRow['tokens'] {
+  const withUsage = results.filter((r) => r.usage !== undefined);
+  if (withUsage.length === 0) return undefined;
+  const prompt = withUsage.reduce((n, r) => n + (r.usage?.promptTokens ?? 0), 0);
+  const completion = withUsage.reduce((n, r) => n + (r.usage?.completionTokens ?? 0), 0);
+  return {
+    prompt,
+    completion,
+    episodes: withUsage.length,
+    perEpisode: (prompt + completion) / withUsage.length,
+  };
 }
 
 export interface LoopDeps {
@@ -164,11 +180,13 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
 
     // 3. eval
     let evalRow: MetricsRow['eval'] = null;
+    let evaluatedResults: EpisodeResultMessage[] = [];
     if (iteration % config.eval_every === 0 || iteration === config.iterations) {
       deps.onPhase('eval', iteration, config.eval_horizon);
       deps.event('eval', `iteration ${iteration}: eval on ${evalTasks.length} test tasks`);
       const evaluated = await runPhase(evalTasks.map((t) => spec(t, iteration, 'eval')));
       if (evaluated === STOPPED) return 'stopped';
+      evaluatedResults = evaluated;
       state.totals.episodes += evaluated.length;
       state.totals.successes += evaluated.filter((r) => r.reward > 0).length;
       evalRow = {
@@ -212,6 +230,8 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       wallMs,
       at: new Date().toISOString(),
     };
+    const tokens = tokenTotals([...collected, ...evaluatedResults]);
+    if (tokens !== undefined) row.tokens = tokens;
     deps.appendMetrics(row);
     state.iteration = iteration;
     state.randomState = random.state;

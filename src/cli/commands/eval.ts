@@ -113,7 +113,8 @@ export async function evaluate(args: EvalArgs): Promise<number> {
     split: args.split,
     horizon,
     minTry,
-    policy: args.untrained ? 'untrained' : checkpoint,
+    // a chat policy is its served model (--untrained only says no tfjs checkpoint is loaded)
+    policy: config.policy_lm !== 'tfjs' ? config.policy_lm : args.untrained ? 'untrained' : checkpoint,
     policyVersion,
     runDir: runDir.root,
   };

@@ -6,6 +6,7 @@ import { type ProgramHtmlHelpers, programHtml } from './program-html.js';
 import { stringMatch } from './string-match.js';
 import { urlMatch } from './url-match.js';
 import { combineVerdicts, type EvaluatorVerdict, errorMessage, Unscorable, type Verdict } from './verdict.js';
+import type { AnswerJudge } from './webvoyager-judge.js';
 
 export interface EvaluationInput {
   task: Task;
@@ -16,6 +17,12 @@ export interface EvaluationInput {
   judge?: Judge;
   helpers?: ProgramHtmlHelpers;
   navigationTimeoutMs?: number;
+  /** grades tasks with no programmatic evaluator (WebVoyager) */
+  answerJudge?: AnswerJudge;
+  /** whether the episode ended with an ANSWER: TTI judges only those */
+  endedWithAnswer?: boolean;
+  /** the last observation, for the answer judge */
+  finalObservation?: { url: string; text: string; screenshots: readonly Buffer[] };
 }
 
 async function runOne(kind: EvalType, input: EvaluationInput): Promise<EvaluatorVerdict> {
@@ -52,6 +59,30 @@ async function runOne(kind: EvalType, input: EvaluationInput): Promise<Evaluator
  */
 export async function evaluateTask(input: EvaluationInput): Promise<Verdict> {
   const ev = input.task.eval;
+  if (!ev && input.answerJudge) {
+    if (input.endedWithAnswer === false)
+      return combineVerdicts([
+        { evaluator: 'judge', score: 0, status: 'scored', why: 'the episode ended without an ANSWER' },
+      ]);
+    const last = input.finalObservation ?? { url: '', text: '', screenshots: [] };
+    const verdict = await input.answerJudge
+      .judge({
+        task: input.task,
+        answer: input.answer,
+        url: last.url,
+        observation: last.text,
+        screenshots: last.screenshots,
+      })
+      .catch(
+        (e: unknown): EvaluatorVerdict => ({
+          evaluator: 'judge',
+          score: 0,
+          status: 'error',
+          why: `the judge failed: ${errorMessage(e)}`,
+        }),
+      );
+    return combineVerdicts([verdict]);
+  }
   if (!ev) {
     return combineVerdicts([
       {

@@ -63,8 +63,11 @@ export async function llmFuzzyMatch(
     await need(judge, 'fuzzy_match').complete(fuzzyMatchMessages(intent, reference, prediction))
   ).toLowerCase();
   if (reply.includes('partially correct') || reply.includes('incorrect')) return { score: 0, reply };
+  // A reply that fits no verdict is not guessed at: the answer stays unscored.
   if (!reply.includes('correct'))
-    throw new Error(`judge reply says neither correct nor incorrect: ${JSON.stringify(reply.slice(0, 200))}`);
+    throw new Unscorable(
+      `judge reply says neither correct nor incorrect: ${JSON.stringify(reply.slice(0, 200))}`,
+    );
   return { score: 1, reply };
 }
 
@@ -80,6 +83,8 @@ export async function llmUaMatch(
   ).toLowerCase();
   if (reply.includes('different')) return { score: 0, reply };
   if (!reply.includes('same'))
-    throw new Error(`judge reply says neither same nor different: ${JSON.stringify(reply.slice(0, 200))}`);
+    throw new Unscorable(
+      `judge reply says neither same nor different: ${JSON.stringify(reply.slice(0, 200))}`,
+    );
   return { score: 1, reply };
 }

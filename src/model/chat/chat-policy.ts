@@ -1,0 +1,39 @@
+// The chat-model policy: TTI's prompt for the current step, one completion from an
+// OpenAI-compatible endpoint, the reply as it came. Reading the reply is the env's job (an
+// unreadable one is an invalid action the episode survives), so nothing here second-guesses it.
+import type { ChatClient, ChatUsage } from './client.js';
+import { buildConversation, type EpisodeContext, type PromptTemplates } from './prompt.js';
+
+export interface ChatPolicyOptions {
+  temperature: number;
+  topP: number;
+  maxTokens: number;
+  maxImages: number;
+}
+
+export interface ChatDecision {
+  reply: string;
+  usage: ChatUsage;
+  /** requests it took, retries included */
+  attempts: number;
+}
+
+export class ChatPolicy {
+  constructor(
+    private readonly client: ChatClient,
+    private readonly templates: PromptTemplates,
+    private readonly options: ChatPolicyOptions,
+  ) {}
+
+  /** One step's reply from `model` (the served name changes as the learner publishes versions). */
+  async decide(ctx: EpisodeContext, model: string): Promise<ChatDecision> {
+    const messages = buildConversation(this.templates, ctx, this.options.maxImages);
+    const completion = await this.client.complete(messages, {
+      model,
+      temperature: this.options.temperature,
+      top_p: this.options.topP,
+      max_tokens: this.options.maxTokens,
+    });
+    return { reply: completion.text, usage: completion.usage, attempts: completion.attempts };
+  }
+}

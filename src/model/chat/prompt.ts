@@ -1,0 +1,120 @@
+// Prompt templates (prompts/*.json) and the conversation a chat policy sees at one step, built the
+// way TTI builds it: a system turn, then alternating user (observation + screenshot) and assistant
+// (the earlier replies) turns; once there is history, older observations are replaced by an
+// "omitted" line (the first turn keeps its instructions), and only the newest `maxImages`
+// screenshots stay. The SFT export builds its samples with the same function, so a fine-tuned model
+// is trained on exactly what it will be shown.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { FAILURE_NOTE_PREFIXES, RECHECK_NOTE } from '../../envs/notes.js';
+import { projectRoot } from '../../paths.js';
+import type { ChatTurn, ContentPart } from './client.js';
+
+export const PromptTemplates = z.strictObject({
+  system: z.string(),
+  /** placeholders: {task_goal} {hint} */
+  initial: z.string().includes('{task_goal}', { message: 'must contain {task_goal}' }),
+  /** per-site hints by site name (WebArena's sites, WebVoyager's web_name); "general" is the fallback */
+  hint: z.record(z.string(), z.string()),
+  /** placeholders: {url} {accessibility_tree} */
+  observation: z.string().includes('{accessibility_tree}', { message: 'must contain {accessibility_tree}' }),
+  /** placeholder: {error} */
+  error: z.string().includes('{error}', { message: 'must contain {error}' }),
+  recheck: z.string(),
+  omitted: z.string(),
+});
+export type PromptTemplates = z.infer<typeof PromptTemplates>;
+
+/** Where a prompt name points: prompts/<name>.json (or .txt), or the path itself. */
+export function promptFile(name: string, ext: '.json' | '.txt'): string {
+  if (/^[\w-]+$/.test(name)) return path.join(projectRoot, 'prompts', `${name}${ext}`);
+  return path.resolve(name);
+}
+
+/** Reads and checks a template file; errors name the file and the key. */
+export function loadPromptTemplates(name: string): PromptTemplates {
+  const file = promptFile(name, '.json');
+  if (!existsSync(file)) throw new Error(`prompt templates ${file} do not exist (chat.prompt: ${name})`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file}: not JSON (${(error as Error).message})`);
+  }
+  const parsed = PromptTemplates.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: key ${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** What the policy has seen of an episode up to the current step. */
+export interface EpisodeContext {
+  intent: string;
+  /** the task's first site (WebArena) or web_name (WebVoyager), for the hint */
+  site: string;
+  /** the current observation */
+  url: string;
+  observation: string;
+  /** the env's note on the current observation (invalid action, re-check), or null */
+  note: string | null;
+  /** the episode's earlier replies, full text, oldest first; their count is the step index */
+  replies: readonly string[];
+  /** screenshot URLs (data: URLs or file paths) by step index; steps without one have none */
+  images: ReadonlyMap<number, string>;
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/** The user text of a step's note: failures through the error template, the re-check request through its own. */
+function noteText(t: PromptTemplates, note: string | null): string[] {
+  const out: string[] = [];
+  const lines = (note ?? '').split('\n').filter((l) => l.trim() !== '');
+  const failures = lines.filter((l) => FAILURE_NOTE_PREFIXES.some((p) => l.startsWith(p)));
+  if (failures.length > 0)
+    out.push(fill(t.error, { error: failures.map((l) => l.replace(/^Invalid action: /, '')).join('; ') }));
+  // The env adds it after an ANSWER that is not final yet (min_try), as TTI does.
+  if (lines.includes(RECHECK_NOTE)) out.push(t.recheck);
+  return out;
+}
+
+/**
+ * The messages for the current step. Earlier user turns carry only "omitted" text (the first also
+ * its instructions) and their screenshot while it is among the newest `maxImages`.
+ */
+export function buildConversation(t: PromptTemplates, ctx: EpisodeContext, maxImages: number): ChatTurn[] {
+  const step = ctx.replies.length;
+  const hint = t.hint[ctx.site] ?? t.hint.general ?? '';
+  const initial = fill(t.initial, { task_goal: ctx.intent, hint }).trimEnd();
+  const withImages = [...ctx.images.keys()]
+    .filter((s) => s <= step)
+    .sort((a, b) => b - a)
+    .slice(0, maxImages);
+  const messages: ChatTurn[] = [{ role: 'system', content: t.system }];
+  for (let i = 0; i <= step; i++) {
+    const current = i === step;
+    const texts: string[] = [];
+    if (i === 0) texts.push(initial);
+    if (current) {
+      texts.push(...noteText(t, ctx.note));
+      texts.push(fill(t.observation, { url: ctx.url, accessibility_tree: ctx.observation }));
+    } else {
+      texts.push(t.omitted);
+    }
+    const content: ContentPart[] = [{ type: 'text', text: texts.join('\n\n') }];
+    const image = withImages.includes(i) ? ctx.images.get(i) : undefined;
+    if (image !== undefined) content.push({ type: 'image_url', image_url: { url: image } });
+    messages.push({ role: 'user', content });
+    const reply = ctx.replies[i];
+    if (!current && reply !== undefined) messages.push({ role: 'assistant', content: reply });
+  }
+  return messages;
+}
+
+export function jpegDataUrl(jpeg: Buffer): string {
+  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+}
