@@ -64,7 +64,7 @@ export type RoleMain = (ctx: RoleContext) => Promise<RoleProcess>;
 
 const PARENT_CHECK_MS = 250;
 
-export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never> {
+export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMain>): Promise<never> {
   // stderr is kept for crash lines only: the supervisor reports its last line as the worker's last error.
   const log = createLogger({
     name: args.workerId,
@@ -256,7 +256,7 @@ export async function runWorker(args: WorkerArgs, main: RoleMain): Promise<never
   };
   // A role that cannot start (a port taken, a browser that does not launch) is a crash like any other.
   try {
-    role = await main(context);
+    role = await (await loadMain())(context);
   } catch (error) {
     die(error);
     return new Promise<never>(() => undefined);
