@@ -241,6 +241,16 @@ const NUMERIC = /^\d[\d,.]*$/;
 const NOTE_FAILED = /invalid|failed/i;
 
 /** Context tokens of a row (or a node's neighbourhood): their overlap with the task, and the bag. */
+/** The texts an episode's history typed (its canonical `Type [id] [text]` actions). */
+export function textsTyped(history: readonly string[]): Set<string> {
+  const texts = new Set<string>();
+  for (const a of history) {
+    const text = /^Type\s*\[\d+\]\s*\[([\s\S]*)\]$/.exec(a)?.[1];
+    if (text !== undefined) texts.add(text);
+  }
+  return texts;
+}
+
 interface Context {
   length: number;
   count: number;
@@ -424,11 +434,7 @@ function featurizeInto(
   const usedElements = new Set(history.map(elementOfAction).filter((e): e is string => e !== null));
   const actionCounts = new Map<string, number>();
   for (const a of history) actionCounts.set(a, (actionCounts.get(a) ?? 0) + 1);
-  const typedTexts = new Set(
-    history
-      .map((a) => /^Type\s*\[\d+\]\s*\[([\s\S]*)\]$/.exec(a)?.[1])
-      .filter((t): t is string => t !== undefined),
-  );
+  const typedTexts = textsTyped(history);
   const note = input.note ?? '';
   const stepFrac = input.horizon > 0 ? Math.min(1, input.step / input.horizon) : 0;
   const remaining = input.horizon - input.step;

@@ -12,6 +12,7 @@ import {
   featurizeBatch,
   type ObservationFeatures,
   observationFeatures,
+  textsTyped,
 } from './features.js';
 import { scoreRows } from './forward.js';
 import { registerGradients, tf } from './tf.js';
@@ -405,6 +406,7 @@ export class TfjsPolicy {
         candidates,
         flat.subarray(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
         options,
+        options.greedy ? textsTyped(batch[b]!.history) : NO_TEXTS,
       ),
     );
   }
@@ -467,18 +469,36 @@ export class TfjsPolicy {
   }
 }
 
-/** Softmax with temperature over one observation's logits; greedy takes the argmax. */
-export function decide(candidates: Candidate[], logits: Float32Array, options: ActOptions): PolicyDecision {
+const NO_TEXTS: ReadonlySet<string> = new Set();
+
+/**
+ * Softmax with temperature over one observation's logits; greedy takes the argmax, except that it
+ * never types a text the episode typed already (when anything else is left). A deterministic policy
+ * that scores retyping highest loops retyping: each search reloads the page, the field gets a new
+ * id, and the episode spends its horizon typing the same words (docs/results.md); sampling leaves
+ * such loops by chance.
+ */
+export function decide(
+  candidates: Candidate[],
+  logits: Float32Array,
+  options: ActOptions,
+  typedBefore: ReadonlySet<string> = NO_TEXTS,
+): PolicyDecision {
   const n = candidates.length;
   const t = options.greedy ? 1 : Math.max(options.temperature, 1e-6);
   let max = -Infinity;
-  let arg = 0;
+  for (let i = 0; i < n; i++) if (logits[i]! > max) max = logits[i]!;
+  let arg = -1;
+  let best = -Infinity;
   for (let i = 0; i < n; i++) {
-    if (logits[i]! > max) {
-      max = logits[i]!;
+    const c = candidates[i]!;
+    if (typedBefore.size > 0 && c.kind === 'type' && typedBefore.has(c.text)) continue;
+    if (logits[i]! > best) {
+      best = logits[i]!;
       arg = i;
     }
   }
+  if (arg < 0) for (let i = 0; i < n; i++) if (logits[i]! === max) arg = i;
   const weights = new Float64Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {
