@@ -1,6 +1,6 @@
-// Which code runs for each role in a child process. Each role's module (Chromium's driver, tfjs,
-// MiniArena) loads only after the worker has registered: a restarted worker is back in the
-// supervisor's table as soon as Node is up, not after seconds of module loading on a busy machine.
+// Which code runs for each role in a child process. A worker loads its own role's modules only (not
+// Chromium's driver and MiniArena in a replay worker, nor tfjs in an env worker): a restarted
+// worker registers again sooner on a busy machine.
 import type { Role } from '../protocol.js';
 import type { RoleMain } from './worker-shell.js';
 

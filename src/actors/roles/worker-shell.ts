@@ -65,6 +65,9 @@ export type RoleMain = (ctx: RoleContext) => Promise<RoleProcess>;
 const PARENT_CHECK_MS = 250;
 
 export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMain>): Promise<never> {
+  // Only this role's modules, and before registering: once registered, the supervisor expects
+  // heartbeats, and a large module graph evaluates without yielding to the heartbeat timer.
+  const main = await loadMain();
   // stderr is kept for crash lines only: the supervisor reports its last line as the worker's last error.
   const log = createLogger({
     name: args.workerId,
@@ -256,7 +259,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
   };
   // A role that cannot start (a port taken, a browser that does not launch) is a crash like any other.
   try {
-    role = await (await loadMain())(context);
+    role = await main(context);
   } catch (error) {
     die(error);
     return new Promise<never>(() => undefined);
