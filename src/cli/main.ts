@@ -291,6 +291,10 @@ await yargs(hideBin(process.argv))
         )
         .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check")
         .example(
+          '$0 eval --config configs/webarena_eval.yaml --out-dir runs/webarena-eval',
+          'a chat model behind vLLM (policy_lm in the config): no checkpoint to choose',
+        )
+        .example(
           '$0 eval --untrained --suite miniwob --miniwob-dir ~/miniwob-plusplus/miniwob/html --tasks click-button,enter-text --episodes 20 --json',
           'MiniWoB++ tasks, 20 seeds each (docs/miniwob.md)',
         ),

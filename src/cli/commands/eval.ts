@@ -40,8 +40,15 @@ function latestCheckpoint(runDir: string): { dir: string; version: number } {
 
 export async function evaluate(args: EvalArgs): Promise<number> {
   const sources = [args.checkpoint !== undefined, args.runDir !== undefined, args.untrained].filter(Boolean);
-  if (sources.length !== 1)
-    throw new ConfigError('give exactly one of --checkpoint PATH, --run-dir DIR or --untrained');
+  // A chat policy is its served model: it has no checkpoint to choose, so a --config naming one is enough.
+  const chatOnly =
+    sources.length === 0 &&
+    args.config !== undefined &&
+    loadConfig(args.config, args.set).policy_lm !== 'tfjs';
+  if (sources.length > 1 || (sources.length === 0 && !chatOnly))
+    throw new ConfigError(
+      'give exactly one of --checkpoint PATH, --run-dir DIR or --untrained (or only a --config whose policy_lm is a chat model)',
+    );
 
   let checkpoint: string | null = null;
   let policyVersion = 0;
