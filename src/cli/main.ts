@@ -3,7 +3,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { FAULTS, ROLES } from '../actors/protocol.js';
 import { ConfigError } from '../config/load.js';
-import { SUITE_CHOICES, suiteSets } from './suite-options.js';
+import { SUITE_OPTIONS, suiteSets } from './suite-options.js';
 
 // Each command imports its code when it runs: a worker process should not load the browser env,
 // MiniArena or the supervisor, nor pay for them at every restart.
@@ -50,23 +50,7 @@ await yargs(hideBin(process.argv))
           default: [] as string[],
           describe: 'override a config key: key.path=value',
         })
-        .option('suite', {
-          choices: SUITE_CHOICES,
-          describe: 'task source (env.suite): webarena task files or miniwob',
-        })
-        .option('tasks', { type: 'string', describe: 'MiniWoB++ tasks, a,b,c or all (env.miniwob.tasks)' })
-        .option('episodes', {
-          type: 'number',
-          describe: 'MiniWoB++ test episodes (seeds) per task (env.miniwob.eval_episodes)',
-        })
-        .option('miniwob-dir', {
-          type: 'string',
-          describe: "a local copy of MiniWoB++'s html/ folder (env.miniwob.dir)",
-        })
-        .option('miniwob-url', {
-          type: 'string',
-          describe: "a served copy of MiniWoB++'s html/ folder (env.miniwob.url)",
-        })
+        .options(SUITE_OPTIONS)
         .option('log-level', { choices: LOG_LEVELS })
         .option('view', {
           choices: ['live', 'log', 'auto'] as const,
@@ -263,23 +247,7 @@ await yargs(hideBin(process.argv))
         .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
         .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
-        .option('suite', {
-          choices: SUITE_CHOICES,
-          describe: 'task source (env.suite): webarena task files or miniwob',
-        })
-        .option('tasks', { type: 'string', describe: 'MiniWoB++ tasks, a,b,c or all (env.miniwob.tasks)' })
-        .option('episodes', {
-          type: 'number',
-          describe: 'MiniWoB++ test episodes (seeds) per task (env.miniwob.eval_episodes)',
-        })
-        .option('miniwob-dir', {
-          type: 'string',
-          describe: "a local copy of MiniWoB++'s html/ folder (env.miniwob.dir)",
-        })
-        .option('miniwob-url', {
-          type: 'string',
-          describe: "a served copy of MiniWoB++'s html/ folder (env.miniwob.url)",
-        })
+        .options(SUITE_OPTIONS)
         .option('log-level', { choices: LOG_LEVELS })
         .example(
           '$0 eval --run-dir runs/quick --json',

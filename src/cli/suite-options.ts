@@ -12,6 +12,27 @@ export interface SuiteArgs {
 
 export const SUITE_CHOICES = ['webarena', 'miniwob'] as const;
 
+/** The yargs options of both commands (`.options(SUITE_OPTIONS)`). */
+export const SUITE_OPTIONS = {
+  suite: {
+    choices: SUITE_CHOICES,
+    describe: 'task source (env.suite): webarena task files or miniwob',
+  },
+  tasks: { type: 'string', describe: 'MiniWoB++ tasks, a,b,c or all (env.miniwob.tasks)' },
+  episodes: {
+    type: 'number',
+    describe: 'MiniWoB++ test episodes (seeds) per task (env.miniwob.eval_episodes)',
+  },
+  'miniwob-dir': {
+    type: 'string',
+    describe: "a local copy of MiniWoB++'s html/ folder (env.miniwob.dir)",
+  },
+  'miniwob-url': {
+    type: 'string',
+    describe: "a served copy of MiniWoB++'s html/ folder (env.miniwob.url)",
+  },
+} as const;
+
 export function suiteSets(args: SuiteArgs): string[] {
   const sets: string[] = [];
   if (args.suite !== undefined) sets.push(`env.suite=${args.suite}`);

@@ -9,9 +9,9 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, wri
 import path from 'node:path';
 import { exportSft } from '../../export/sft.js';
 import { apiKeyFrom, ChatClient, loadPromptTemplates } from '../../model/chat/index.js';
-import { Inbound, type TrainedMessage } from '../protocol.js';
-import { Channel, Requester } from '../transport.js';
+import type { TrainedMessage } from '../protocol.js';
 import { readServedModel, SERVED_MODEL_FILE } from './chat-inference-role.js';
+import { openLearnerSockets } from './learner-sockets.js';
 import type { RoleCommand, RoleContext, RoleProcess } from './worker-shell.js';
 
 const SAMPLE_TIMEOUT_MS = 60000;
@@ -40,17 +40,7 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
   ctx.counters.policyVersion = policyVersion;
   ctx.labels.model = model;
 
-  const weights = Channel.create('weights', 'pub', null, ctx.rejected, ctx.tuning);
-  await weights.bind(ctx.endpoints.weights);
-  const samplesChannel = Channel.create(
-    'samples',
-    'dealer',
-    Inbound.samplesToLearner,
-    ctx.rejected,
-    ctx.tuning,
-  );
-  samplesChannel.connect(ctx.endpoints.samples);
-  const samples = new Requester(samplesChannel);
+  const { weights, samples } = await openLearnerSockets(ctx);
   const publish = () => weights.send({ type: 'weights', policyVersion, tensors: [], model });
 
   let child: ChildProcess | null = null;

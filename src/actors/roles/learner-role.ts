@@ -19,9 +19,9 @@ import {
   type TrainingStep,
   trainingSteps,
 } from '../../model/index.js';
-import { Inbound, type TrainedMessage } from '../protocol.js';
-import { Channel, Requester } from '../transport.js';
+import type { TrainedMessage } from '../protocol.js';
 import { externalLearnerRole } from './external-learner-role.js';
+import { openLearnerSockets } from './learner-sockets.js';
 import type { RoleCommand, RoleMain } from './worker-shell.js';
 
 const SAMPLE_TIMEOUT_MS = 60000;
@@ -64,17 +64,7 @@ export const learnerRole: RoleMain = async (ctx) => {
   ctx.counters.policyVersion = policyVersion;
   ctx.counters.samplesSeen = samplesSeen;
 
-  const weights = Channel.create('weights', 'pub', null, ctx.rejected, ctx.tuning);
-  await weights.bind(ctx.endpoints.weights);
-  const samplesChannel = Channel.create(
-    'samples',
-    'dealer',
-    Inbound.samplesToLearner,
-    ctx.rejected,
-    ctx.tuning,
-  );
-  samplesChannel.connect(ctx.endpoints.samples);
-  const samples = new Requester(samplesChannel);
+  const { weights, samples } = await openLearnerSockets(ctx);
   const random = new SeededRandom(ctx.config.seed * 104729 + 1);
 
   const publish = async (): Promise<void> => {
