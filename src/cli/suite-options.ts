@@ -2,12 +2,13 @@
 // config keys, turned into `--set` overrides (laid over the config like any other).
 import { ConfigError } from '../config/load.js';
 
+/** SUITE_OPTIONS as yargs parses them (the command's argv can be passed as it is). */
 export interface SuiteArgs {
-  suite: 'webarena' | 'miniwob' | undefined;
-  tasks: string | undefined;
-  episodes: number | undefined;
-  miniwobDir: string | undefined;
-  miniwobUrl: string | undefined;
+  suite?: 'webarena' | 'miniwob' | undefined;
+  tasks?: string | undefined;
+  episodes?: number | undefined;
+  'miniwob-dir'?: string | undefined;
+  'miniwob-url'?: string | undefined;
 }
 
 export const SUITE_CHOICES = ['webarena', 'miniwob'] as const;
@@ -56,7 +57,9 @@ export function suiteSets(args: SuiteArgs): string[] {
       );
     sets.push(`env.miniwob.eval_episodes=${args.episodes}`);
   }
-  if (args.miniwobDir !== undefined) sets.push(`env.miniwob.dir=${JSON.stringify(args.miniwobDir)}`);
-  if (args.miniwobUrl !== undefined) sets.push(`env.miniwob.url=${JSON.stringify(args.miniwobUrl)}`);
+  const dir = args['miniwob-dir'];
+  const url = args['miniwob-url'];
+  if (dir !== undefined) sets.push(`env.miniwob.dir=${JSON.stringify(dir)}`);
+  if (url !== undefined) sets.push(`env.miniwob.url=${JSON.stringify(url)}`);
   return sets;
 }
