@@ -34,8 +34,9 @@ if (selected('transport')) {
     `transport (${transport.observation.encodedBytes} B observation, ipc), medians of interleaved rounds:\n` +
       `  round trip   ours ${l.oursUs.toFixed(1)} µs  bare ${l.bareUs.toFixed(1)} µs  overhead ${pct(l.overhead)} (paired ${pct(l.pairedOverhead)})\n` +
       `  CPU/trip     ours ${l.oursCpuUsPerRoundTrip.toFixed(1)} µs  bare ${l.bareCpuUsPerRoundTrip.toFixed(1)} µs  overhead ${pct(l.cpuOverhead)} (paired ${pct(l.pairedCpuOverhead)})\n` +
-      `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s (${pct(t.overheadVsBare)}, paired ${pct(t.pairedOverheadVsBare)})  ` +
-      `bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.overheadVsBareWindowed)}, paired ${pct(t.pairedOverheadVsBareWindowed)})\n` +
+      `  throughput   ours ${t.oursPerS.toFixed(0)}/s  bare ${t.barePerS.toFixed(0)}/s  overhead ${pct(t.overheadVsBare)} (paired ${pct(t.pairedOverheadVsBare)})\n` +
+      `  requester    round trip ${l.requesterUs.toFixed(1)} µs (${pct(l.requesterOverhead)} over bare)  ` +
+      `${t.requesterPerS.toFixed(0)}/s vs bare windowed ${t.bareWindowedPerS.toFixed(0)}/s (${pct(t.requesterOverheadVsBareWindowed)}, paired ${pct(t.pairedRequesterOverheadVsBareWindowed)})\n` +
       `  load average ${transport.loadAverage.before.map((x) => x.toFixed(1)).join(' ')} → ${transport.loadAverage.after.map((x) => x.toFixed(1)).join(' ')}\n` +
       `  50 MB weights publish: median ${w.medianMs.toFixed(1)} ms (max ${w.maxMs.toFixed(1)} ms)\n`,
   );

@@ -51,7 +51,39 @@ function actRequest(observation: ActRequestMessage['observation'], step: number)
   };
 }
 
+/**
+ * Ours, written as the bare loop is: our envelope, validation and Channel, one loop that sends and
+ * receives (`Channel.receive`).
+ */
 function oursClient(endpoint: string): Client {
+  const observation = typicalObservation();
+  const channel = Channel.create('act', 'dealer', Inbound.actToEnv, new RejectedFrames(() => undefined));
+  channel.connect(endpoint);
+  const reply = async () => {
+    if ((await channel.receive()) === null) throw new Error('no reply');
+  };
+  return {
+    async roundTrip(step) {
+      await channel.send(actRequest(observation, step));
+      await reply();
+    },
+    async pipelined(count, window) {
+      let sent = 0;
+      for (; sent < Math.min(window, count); ) await channel.send(actRequest(observation, sent++));
+      for (let received = 0; received < count; received++) {
+        await reply();
+        if (sent < count) await channel.send(actRequest(observation, sent++));
+      }
+    },
+    close: () => channel.close(),
+  };
+}
+
+/**
+ * Ours as the env worker uses it: `Requester` (one receive loop matching replies to waiting
+ * requests, each with a deadline), pipelined as concurrent requests.
+ */
+function requesterClient(endpoint: string): Client {
   const observation = typicalObservation();
   const channel = Channel.create('act', 'dealer', Inbound.actToEnv, new RejectedFrames(() => undefined));
   channel.connect(endpoint);
@@ -225,33 +257,48 @@ export async function transportBench(options: {
   try {
     const observationBytes = encode(actRequest(typicalObservation(), 0))[0]!.byteLength;
     const oursPeer = await startPeer(['ours', `ipc://${dir}/ours.sock`]);
+    const requesterPeer = await startPeer(['ours', `ipc://${dir}/requester.sock`]);
     const barePeer = await startPeer(['bare', `ipc://${dir}/bare.sock`]);
     const ours: Side = { kind: 'ours', client: oursClient(`ipc://${dir}/ours.sock`), peer: oursPeer };
+    const requester: Side = {
+      kind: 'requester',
+      client: requesterClient(`ipc://${dir}/requester.sock`),
+      peer: requesterPeer,
+    };
     const bare: Side = { kind: 'bare', client: bareClient(`ipc://${dir}/bare.sock`, false), peer: barePeer };
     const bareWindowed: Side = {
       kind: 'bareWindowed',
       client: bareClient(`ipc://${dir}/bare.sock`, true),
       peer: barePeer,
     };
-    for (const side of [ours, bare, bareWindowed])
-      for (let i = 0; i < 300; i++) await side.client.roundTrip(i);
+    const sides = [ours, requester, bare, bareWindowed];
+    for (const side of sides) for (let i = 0; i < 300; i++) await side.client.roundTrip(i);
 
     // Latency: sequential round trips; CPU time of both processes per round trip.
-    const latency = await interleaved([bare, ours], options.rounds * 2, async ({ client, peer }) => {
-      const cpu0 = cpuUs() + (await peerCpuUs(peer));
-      const t0 = process.hrtime.bigint();
-      for (let i = 0; i < options.roundTrips; i++) await client.roundTrip(i);
-      const us = Number(process.hrtime.bigint() - t0) / 1000 / options.roundTrips;
-      return { us, cpuUs: (cpuUs() + (await peerCpuUs(peer)) - cpu0) / options.roundTrips };
-    });
+    const latency = await interleaved(
+      [bare, ours, requester],
+      options.rounds * 2,
+      async ({ client, peer }) => {
+        const cpu0 = cpuUs() + (await peerCpuUs(peer));
+        const t0 = process.hrtime.bigint();
+        for (let i = 0; i < options.roundTrips; i++) await client.roundTrip(i);
+        const us = Number(process.hrtime.bigint() - t0) / 1000 / options.roundTrips;
+        return { us, cpuUs: (cpuUs() + (await peerCpuUs(peer)) - cpu0) / options.roundTrips };
+      },
+    );
     // Throughput: `window` requests in flight.
-    const throughput = await interleaved([bare, bareWindowed, ours], options.rounds, async ({ client }) => {
-      const t0 = process.hrtime.bigint();
-      await client.pipelined(options.pipelined, options.window);
-      return options.pipelined / (Number(process.hrtime.bigint() - t0) / 1e9);
-    });
-    for (const side of [ours, bare, bareWindowed]) side.client.close();
+    const throughput = await interleaved(
+      [bare, ours, bareWindowed, requester],
+      options.rounds,
+      async ({ client }) => {
+        const t0 = process.hrtime.bigint();
+        await client.pipelined(options.pipelined, options.window);
+        return options.pipelined / (Number(process.hrtime.bigint() - t0) / 1e9);
+      },
+    );
+    for (const side of sides) side.client.close();
     oursPeer.kill();
+    requesterPeer.kill();
     barePeer.kill();
 
     const lat = (kind: string, key: 'us' | 'cpuUs') => median(latency.get(kind)!.map((r) => r[key]));
@@ -265,8 +312,10 @@ export async function transportBench(options: {
       observation: { nodes: 300, encodedBytes: observationBytes },
       transport: 'ipc',
       method:
-        'medians over interleaved rounds in one run (paired*: median of per-round ratios); ours = protocol envelope + zod validation + Channel/Requester; ' +
-        'bare = zeromq + msgpackr only; bareWindowed = bare written with the same windowed request pattern as ours',
+        'medians over interleaved rounds in one run (paired*: median of per-round ratios); ' +
+        'ours = protocol envelope + validation + Channel, one loop that sends and receives (as bare); ' +
+        'requester = the same plus Requester (reply matching, deadlines), pipelined as concurrent requests; ' +
+        'bare = zeromq + msgpackr only, one loop; bareWindowed = bare written with the requester pattern',
       latency: {
         roundTrips: options.roundTrips,
         rounds: options.rounds * 2,
@@ -278,18 +327,26 @@ export async function transportBench(options: {
         oursCpuUsPerRoundTrip: lat('ours', 'cpuUs'),
         cpuOverhead: lat('ours', 'cpuUs') / lat('bare', 'cpuUs') - 1,
         pairedCpuOverhead: paired(latencyOf('ours', 'cpuUs'), latencyOf('bare', 'cpuUs')),
+        requesterUs: lat('requester', 'us'),
+        requesterOverhead: lat('requester', 'us') / lat('bare', 'us') - 1,
+        pairedRequesterOverhead: paired(latencyOf('requester', 'us'), latencyOf('bare', 'us')),
       },
       throughput: {
         messages: options.pipelined,
         window: options.window,
         rounds: options.rounds,
         barePerS: tput('bare'),
-        bareWindowedPerS: tput('bareWindowed'),
         oursPerS: tput('ours'),
         overheadVsBare: tput('bare') / tput('ours') - 1,
-        overheadVsBareWindowed: tput('bareWindowed') / tput('ours') - 1,
         pairedOverheadVsBare: paired(throughput.get('bare')!, throughput.get('ours')!),
-        pairedOverheadVsBareWindowed: paired(throughput.get('bareWindowed')!, throughput.get('ours')!),
+        bareWindowedPerS: tput('bareWindowed'),
+        requesterPerS: tput('requester'),
+        requesterOverheadVsBareWindowed: tput('bareWindowed') / tput('requester') - 1,
+        pairedRequesterOverheadVsBareWindowed: paired(
+          throughput.get('bareWindowed')!,
+          throughput.get('requester')!,
+        ),
+        requesterOverheadVsBare: tput('bare') / tput('requester') - 1,
       },
       rounds: { latency: Object.fromEntries(latency), throughput: Object.fromEntries(throughput) },
       weights50MB: weights,

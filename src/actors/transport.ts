@@ -161,6 +161,31 @@ export class Channel<S extends z.ZodType> {
   }
 
   /**
+   * The next valid message, or null once the channel is closed; frames that do not decode or
+   * validate on the way are counted and dropped. The caller's loop is then this socket's one
+   * receive loop (zeromq.js allows one pending receive per socket): use it or `serve`, not both.
+   */
+  async receive(): Promise<Inbound<z.infer<S>> | null> {
+    const socket = this.socket;
+    const schema = this.schema;
+    if (!('receive' in socket) || schema === null) throw new Error(`channel ${this.name} cannot receive`);
+    while (!this.closed) {
+      let frames: Buffer[];
+      try {
+        frames = await socket.receive();
+      } catch (error) {
+        if (this.closed || socket.closed) return null;
+        throw error;
+      }
+      const peer = this.kind === 'router' ? (frames.shift() ?? null) : null;
+      const result = decode(schema, frames);
+      if (result.ok) return { message: result.value.message, raw: result.value.raw, peer };
+      this.rejected.record(this.name, result.reason);
+    }
+    return null;
+  }
+
+  /**
    * The one receive loop of this socket. Calls `handle` for each valid message in arrival order
    * (awaiting it, so a slow handler applies backpressure); returns when the channel closes.
    */
@@ -169,31 +194,16 @@ export class Channel<S extends z.ZodType> {
     /** before each receive: a promise to wait for first (nothing expected yet), or undefined */
     gate?: () => Promise<void> | undefined,
   ): Promise<void> {
-    const socket = this.socket;
-    const schema = this.schema;
-    if (!('receive' in socket) || schema === null) throw new Error(`channel ${this.name} cannot receive`);
-    const routed = this.kind === 'router';
     while (!this.closed) {
       const wait = gate?.();
       if (wait !== undefined) {
         await wait;
         if (this.closed) return;
       }
-      let frames: Buffer[];
-      try {
-        frames = await socket.receive();
-      } catch (error) {
-        if (this.closed || socket.closed) return;
-        throw error;
-      }
-      const peer = routed ? (frames.shift() ?? null) : null;
-      const result = decode(schema, frames);
-      if (!result.ok) {
-        this.rejected.record(this.name, result.reason);
-        continue;
-      }
+      const inbound = await this.receive();
+      if (inbound === null) return;
       // Await only handlers that return a promise: an extra microtask per message shows in latency.
-      const pending = handle({ message: result.value.message, raw: result.value.raw, peer });
+      const pending = handle(inbound);
       if (pending !== undefined) await pending;
     }
   }
