@@ -89,6 +89,12 @@ export const EnvConfig = z
     screenshot: z
       .union([z.boolean(), z.literal('eval')], { error: 'expected true, false or "eval"' })
       .default('eval'),
+    /**
+     * how a Type action enters its text: 'keys', a key press per character as WebArena does, or
+     * 'insert', the text as one input event then Enter (≈half the time; for sites that read their
+     * fields' values, as MiniArena's do — configs/miniarena.yaml sets it)
+     */
+    typing: z.enum(['keys', 'insert']).default('keys'),
     /** write each episode's record (steps, verdict) under RUN_DIR/episodes/ */
     record_episodes: z.boolean().default(true),
     /** how long an env worker waits for inference to answer one step */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { executeAction, ImpossibleActionError } from './actions/execute.js';
+import { executeAction, ImpossibleActionError, type Typing } from './actions/execute.js';
 import { parseTtiReply } from './actions/parse-tti.js';
 import { parseWebArenaReply } from './actions/parse-webarena.js';
 import { type Action, type ActionFormat, describeAction, isEquivalent } from './actions/types.js';
@@ -46,6 +46,8 @@ export interface BrowserEnvConfig {
   loadCapMs?: number;
   /** How long the network must be quiet before observing. */
   quietMs?: number;
+  /** How Type actions enter text (execute.ts); default 'keys', as WebArena. */
+  typing?: Typing;
   /** WebArena's early stops; 0 turns one off. */
   earlyStop?: { parsingFailures?: number; repeatedActions?: number };
   /** Origins WebArena-kind tasks may reach; other requests are blocked and listed in the record. */
@@ -322,6 +324,7 @@ export class BrowserEnv {
           // note), while only a tab that stops answering reaches the step's own timeout.
           const deadline = started + budget;
           await executeAction(ep.session, ep.elements, action, {
+            typing: this.config.typing ?? 'keys',
             timeoutMs: Math.max(100, budget - Math.min(1000, budget / 4)),
           });
           const left = deadline - Date.now() - Math.min(500, budget / 10);

@@ -240,7 +240,6 @@ const NO_SHAPE: readonly number[] = new Array<number>(N_SHAPES).fill(0);
 const NUMERIC = /^\d[\d,.]*$/;
 const NOTE_FAILED = /invalid|failed/i;
 
-/** Context tokens of a row (or a node's neighbourhood): their overlap with the task, and the bag. */
 /** The texts an episode's history typed (its canonical `Type [id] [text]` actions). */
 export function textsTyped(history: readonly string[]): Set<string> {
   const texts = new Set<string>();

@@ -406,7 +406,7 @@ export class TfjsPolicy {
         candidates,
         flat.subarray(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
         options,
-        options.greedy ? textsTyped(batch[b]!.history) : NO_TEXTS,
+        repeatedSearches(candidates, batch[b]!),
       ),
     );
   }
@@ -469,52 +469,61 @@ export class TfjsPolicy {
   }
 }
 
-const NO_TEXTS: ReadonlySet<string> = new Set();
+const NONE_EXCLUDED: ReadonlySet<number> = new Set();
 
 /**
- * Softmax with temperature over one observation's logits; greedy takes the argmax, except that it
- * never types a text the episode typed already (when anything else is left). A deterministic policy
- * that scores retyping highest loops retyping: each search reloads the page, the field gets a new
- * id, and the episode spends its horizon typing the same words (docs/results.md); sampling leaves
- * such loops by chance.
+ * The candidates that would search again for a text the episode has already typed into a search
+ * box: each search reloads the results page, the box gets a new id, and a policy that has learned
+ * "search first" spends its horizon repeating searches (run qC: 74% of collection's type steps;
+ * docs/model.md). Only search boxes: typing a text again into a form (a title posted to three
+ * forums) is how some tasks are done.
+ */
+export function repeatedSearches(candidates: readonly Candidate[], input: PolicyInput): ReadonlySet<number> {
+  const typed = textsTyped(input.history);
+  if (typed.size === 0) return NONE_EXCLUDED;
+  const out = new Set<number>();
+  candidates.forEach((c, i) => {
+    if (c.kind === 'type' && input.nodes.roles[c.node] === 'searchbox' && typed.has(c.text)) out.add(i);
+  });
+  return out;
+}
+
+/**
+ * Softmax with temperature over one observation's logits, without the `excluded` candidates (while
+ * any other is left); greedy takes the argmax of what is left, sampling draws from it.
  */
 export function decide(
   candidates: Candidate[],
   logits: Float32Array,
   options: ActOptions,
-  typedBefore: ReadonlySet<string> = NO_TEXTS,
+  excluded: ReadonlySet<number> = NONE_EXCLUDED,
 ): PolicyDecision {
   const n = candidates.length;
   const t = options.greedy ? 1 : Math.max(options.temperature, 1e-6);
+  const skip = excluded.size > 0 && excluded.size < n ? excluded : NONE_EXCLUDED;
   let max = -Infinity;
-  for (let i = 0; i < n; i++) if (logits[i]! > max) max = logits[i]!;
   let arg = -1;
-  let best = -Infinity;
   for (let i = 0; i < n; i++) {
-    const c = candidates[i]!;
-    if (typedBefore.size > 0 && c.kind === 'type' && typedBefore.has(c.text)) continue;
-    if (logits[i]! > best) {
-      best = logits[i]!;
+    if (skip.has(i)) continue;
+    if (logits[i]! > max) {
+      max = logits[i]!;
       arg = i;
     }
   }
-  if (arg < 0) for (let i = 0; i < n; i++) if (logits[i]! === max) arg = i;
   const weights = new Float64Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {
+    if (skip.has(i)) continue;
     weights[i] = Math.exp((logits[i]! - max) / t);
     total += weights[i]!;
   }
   let chosen = arg;
   if (!options.greedy) {
     let r = options.random() * total;
-    chosen = n - 1;
     for (let i = 0; i < n; i++) {
       r -= weights[i]!;
-      if (r < 0) {
-        chosen = i;
-        break;
-      }
+      if (weights[i]! > 0) chosen = i;
+      if (r < 0) break;
     }
   }
   const c = candidates[chosen]!;

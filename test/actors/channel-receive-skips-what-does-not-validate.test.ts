@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import { type ActRequestMessage, Inbound } from '../../src/actors/protocol.js';
 import { Channel, RejectedFrames } from '../../src/actors/transport.js';
 
-test('Channel.receive returns the next valid message, counting the garbage before it, and null once closed', { timeout: 20_000 }, async () => {
+test('Channel.receive returns the next valid message, counting the garbage before it, and null once closed', {
+  timeout: 20_000,
+}, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tti-receive-'));
   const logged: string[] = [];
   const rejected = new RejectedFrames((m) => logged.push(m));

@@ -16,6 +16,16 @@ const FORM = page(
 });</script>`,
 );
 
+// Counts the key and input events a field gets, in its heading.
+const COUNTED = page(
+  'Counted',
+  `<h1 id="h">keys 0 inputs 0</h1>
+<form action="/search"><input name="q" aria-label="Query"
+  onkeydown="if (event.key !== 'Enter') this.dataset.k = +(this.dataset.k || 0) + 1; show(this)"
+  oninput="this.dataset.i = +(this.dataset.i || 0) + 1; show(this)"></form>
+<script>function show(f) { document.getElementById('h').textContent = 'keys ' + (f.dataset.k || 0) + ' inputs ' + (f.dataset.i || 0); }</script>`,
+);
+
 const TALL = page(
   'Tall',
   `<button>Top button</button><div style="height:1000px"></div><button>Lower button</button><div style="height:3000px"></div>`,
@@ -28,6 +38,7 @@ before(async () => {
     '/form': FORM,
     '/next': page('Next', '<h1>Second page</h1>'),
     '/tall': TALL,
+    '/counted': COUNTED,
     '/search': (_req, res, url) => {
       res
         .writeHead(200, { 'content-type': 'text/html' })
@@ -87,6 +98,27 @@ test("TTI's Type clears the field first, then types and presses Enter", async ()
     assert.equal(r.observation!.url, `${server.origin}/search?q=red+shoes`);
   } finally {
     await tti.close();
+  }
+});
+
+test("typing 'insert' enters the text as one input event (no key per character), and Enter still submits", async () => {
+  const insert = await BrowserEnv.launch({ typing: 'insert', earlyStop: { repeatedActions: 0 } });
+  const keys = await BrowserEnv.launch({ earlyStop: { repeatedActions: 0 } });
+  try {
+    for (const [env, heading] of [
+      [insert, 'keys 0 inputs 1'],
+      [keys, 'keys 5 inputs 5'],
+    ] as const) {
+      const obs = await env.reset(webarenaTask(`${server.origin}/counted`));
+      const q = idOf(obs, 'textbox', 'Query');
+      const typed = await env.step(`\`\`\`type [${q}] [shoes] [0]\`\`\``);
+      assert.match(typed.observation!.tree, new RegExp(`heading '${heading}'`));
+      const submitted = await env.step(`\`\`\`type [${q}] [ red] [1]\`\`\``);
+      assert.equal(submitted.observation!.url, `${server.origin}/search?q=shoes+red`);
+    }
+  } finally {
+    await insert.close();
+    await keys.close();
   }
 });
 

@@ -265,6 +265,7 @@ export const envRole: RoleMain = async (ctx) => {
     ...judges,
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
+    typing: ctx.config.env.typing,
     episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
     allowedOrigins: host.origins,
     ...(recording ? { recordDir: path.join(ctx.runDir ?? '.', 'episodes') } : {}),

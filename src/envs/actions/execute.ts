@@ -7,9 +7,20 @@ export class ImpossibleActionError extends Error {
   override name = 'ImpossibleActionError';
 }
 
+/**
+ * How a Type action enters its text: 'keys' presses a key per character (WebArena's
+ * `keyboard.type`: keydown, keypress, input, keyup for each), 'insert' enters the whole text as one
+ * input event (`keyboard.insertText`), then presses Enter when asked. 'insert' is about half the
+ * time of a 24-character search (69 vs 129 ms on an idle machine) and the same to a page that reads
+ * its fields' values rather than their key events, as MiniArena's do.
+ */
+export type Typing = 'keys' | 'insert';
+
 export interface ExecuteOptions {
   /** Timeout for navigations (goto, go_back, go_forward). */
   timeoutMs: number;
+  /** default 'keys' */
+  typing?: Typing;
 }
 
 function center(elements: ReadonlyMap<string, ElementRef>, id: string): { x: number; y: number } {
@@ -49,6 +60,11 @@ export async function executeAction(
       if (action.clearFirst) {
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.press('Backspace');
+      }
+      if (opts.typing === 'insert') {
+        if (action.text !== '') await page.keyboard.insertText(action.text);
+        if (action.pressEnter) await page.keyboard.press('Enter');
+        return;
       }
       // keyboard.type turns "\n" into Enter, as WebArena's appended newline does.
       await page.keyboard.type(action.pressEnter ? `${action.text}\n` : action.text);
