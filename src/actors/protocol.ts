@@ -243,6 +243,9 @@ export const ActRequest = z.object({
   observation: Observation,
   /** this episode's earlier actions, oldest first */
   history: z.array(z.string()),
+  /** for trainable policies: the URL of each earlier step and its action with the element named by
+   * role and name (src/model/trail.ts), oldest first */
+  trail: z.array(z.object({ url: z.string(), action: z.string() })).optional(),
   greedy: z.boolean(),
   /** for chat policies: the task's site (prompt hints), the earlier replies in full, and the newest
    * screenshots (this step's included) as raw JPEG frames, by step */

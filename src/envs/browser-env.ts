@@ -453,6 +453,10 @@ export class BrowserEnv {
                 .map(([, shot]) => shot),
             },
             navigationTimeoutMs: this.config.loadCapMs,
+            settle: async (page, capMs) => {
+              if (!(await ep.session.settle(capMs, this.config.quietMs, page)))
+                await ep.session.stopLoading();
+            },
           });
     const scored = score
       ? await withTimeout(

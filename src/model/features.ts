@@ -16,6 +16,7 @@ import type { FeatureArena } from './feature-arena.js';
 import { Memo } from './memo.js';
 import { clean, contentTokens, fnv1a, QUESTIONS, questionOf, SHAPES, tokens } from './text.js';
 import { type NameInfo, nameInfo, type TextInfo, textInfo } from './text-memo.js';
+import { textsTyped } from './trail.js';
 import type { PolicyInput } from './types.js';
 
 /** Share of each kind's prior mass spread uniformly over its candidates (the rest follows the heuristic). */
@@ -239,16 +240,6 @@ const SOURCE_TOKEN = SOURCES.map((s) => fnv1a(`s:${s}`));
 const NO_SHAPE: readonly number[] = new Array<number>(N_SHAPES).fill(0);
 const NUMERIC = /^\d[\d,.]*$/;
 const NOTE_FAILED = /invalid|failed/i;
-
-/** The texts an episode's history typed (its canonical `Type [id] [text]` actions). */
-export function textsTyped(history: readonly string[]): Set<string> {
-  const texts = new Set<string>();
-  for (const a of history) {
-    const text = /^Type\s*\[\d+\]\s*\[([\s\S]*)\]$/.exec(a)?.[1];
-    if (text !== undefined) texts.add(text);
-  }
-  return texts;
-}
 
 interface Context {
   length: number;

@@ -12,10 +12,10 @@ import {
   featurizeBatch,
   type ObservationFeatures,
   observationFeatures,
-  textsTyped,
 } from './features.js';
 import { scoreRows } from './forward.js';
 import { registerGradients, tf } from './tf.js';
+import { redundantActions } from './trail.js';
 import type { ActOptions, PolicyDecision, PolicyInput, TensorFrames } from './types.js';
 
 export interface PolicyOptions {
@@ -406,7 +406,7 @@ export class TfjsPolicy {
         candidates,
         flat.subarray(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
         options,
-        repeatedSearches(candidates, batch[b]!),
+        redundantActions(candidates, batch[b]!),
       ),
     );
   }
@@ -470,23 +470,6 @@ export class TfjsPolicy {
 }
 
 const NONE_EXCLUDED: ReadonlySet<number> = new Set();
-
-/**
- * The candidates that would search again for a text the episode has already typed into a search
- * box: each search reloads the results page, the box gets a new id, and a policy that has learned
- * "search first" spends its horizon repeating searches (run qC: 74% of collection's type steps;
- * docs/model.md). Only search boxes: typing a text again into a form (a title posted to three
- * forums) is how some tasks are done.
- */
-export function repeatedSearches(candidates: readonly Candidate[], input: PolicyInput): ReadonlySet<number> {
-  const typed = textsTyped(input.history);
-  if (typed.size === 0) return NONE_EXCLUDED;
-  const out = new Set<number>();
-  candidates.forEach((c, i) => {
-    if (c.kind === 'type' && input.nodes.roles[c.node] === 'searchbox' && typed.has(c.text)) out.add(i);
-  });
-  return out;
-}
 
 /**
  * Softmax with temperature over one observation's logits, without the `excluded` candidates (while

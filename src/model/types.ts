@@ -12,6 +12,12 @@ export interface NodeColumns {
   inViewport: number[];
 }
 
+/** An earlier step of the episode: the page's URL and the action, its element named by role and name. */
+export interface TrailStep {
+  url: string;
+  action: string;
+}
+
 export interface PolicyInput {
   /** The task text. */
   intent: string;
@@ -26,6 +32,8 @@ export interface PolicyInput {
   horizon: number;
   /** The env's note (invalid action, re-check request), or null. */
   note: string | null;
+  /** The earlier steps' pages and actions (trail.ts), when the env sends them; not a feature. */
+  trail?: TrailStep[];
 }
 
 export interface ActOptions {

@@ -32,6 +32,8 @@ import {
 } from '../../envs/miniarena/index.js';
 import { MINIWOB_TASK_FILE_PREFIX, miniwobTask, serveMiniwobDir } from '../../envs/miniwob/index.js';
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
+import { actionSignature } from '../../model/trail.js';
+import type { TrailStep } from '../../model/types.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/process-table.js';
 import {
   type EpisodeResultMessage,
@@ -376,6 +378,7 @@ export const envRole: RoleMain = async (ctx) => {
     const versions: number[] = [];
     const seen: WireObservation[] = [];
     const history: string[] = [];
+    const trail: TrailStep[] = [];
     const replies: string[] = [];
     // The newest screenshots, by step, for a chat policy's context (it keeps chat.max_images).
     const shots = new Map<number, Buffer>();
@@ -405,6 +408,7 @@ export const envRole: RoleMain = async (ctx) => {
           intent,
           observation: wire,
           history,
+          ...(chatPolicy ? {} : { trail }),
           greedy: assignment.greedy,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
@@ -416,6 +420,7 @@ export const envRole: RoleMain = async (ctx) => {
       }
       versions.push(reply.message.policyVersion);
       history.push(ttiActionText(reply.message.reply));
+      trail.push({ url: wire.url, action: actionSignature(history[history.length - 1]!, wire.nodes) });
       replies.push(reply.message.reply);
       if (reply.message.usage) {
         usage.promptTokens += reply.message.usage.promptTokens;

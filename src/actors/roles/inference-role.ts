@@ -53,6 +53,7 @@ function toPolicyInput(message: ActRequestMessage): PolicyInput {
     url: o.url,
     nodes: o.nodes,
     history: message.history,
+    ...(message.trail ? { trail: message.trail } : {}),
     step: message.step,
     horizon: message.horizon,
     note: o.note,

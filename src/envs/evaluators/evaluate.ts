@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { EvalType } from '../tasks/schema.js';
 import type { Task } from '../tasks/task.js';
 import type { Judge } from './judge.js';
-import { type ProgramHtmlHelpers, programHtml } from './program-html.js';
+import { type ProgramHtmlHelpers, type ProgramHtmlOptions, programHtml } from './program-html.js';
 import { stringMatch } from './string-match.js';
 import { urlMatch } from './url-match.js';
 import { combineVerdicts, type EvaluatorVerdict, errorMessage, Unscorable, type Verdict } from './verdict.js';
@@ -17,6 +17,8 @@ export interface EvaluationInput {
   judge?: Judge;
   helpers?: ProgramHtmlHelpers;
   navigationTimeoutMs?: number;
+  /** how program_html waits for a page it navigated to (ProgramHtmlOptions.settle) */
+  settle?: ProgramHtmlOptions['settle'];
   /** grades tasks with no programmatic evaluator (WebVoyager) */
   answerJudge?: AnswerJudge;
   /** whether the episode ended with an ANSWER: TTI judges only those */
@@ -43,6 +45,7 @@ async function runOne(kind: EvalType, input: EvaluationInput): Promise<Evaluator
         const r = await programHtml(input.page, ev.program_html ?? [], {
           helpers: input.helpers,
           navigationTimeoutMs: input.navigationTimeoutMs,
+          settle: input.settle,
         });
         return { evaluator: kind, score: r.score, status: 'scored', why: r.why };
       }

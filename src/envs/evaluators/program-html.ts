@@ -86,6 +86,12 @@ export interface ProgramHtmlOptions {
   helpers?: ProgramHtmlHelpers;
   /** Cap on navigating to a target URL and waiting for it to settle (WebArena sleeps 3 s). */
   navigationTimeoutMs?: number;
+  /**
+   * Waits for a target page to settle after navigating; default: load, then Playwright's
+   * networkidle (500 ms without requests). The env passes its own quiet-network wait (50 ms), which
+   * took ≈1.1 s off scoring a MiniArena action task.
+   */
+  settle?: (page: Page, capMs: number) => Promise<void>;
 }
 
 export interface TargetResult {
@@ -119,7 +125,7 @@ async function selectContent(
   }
   if (url !== 'last') {
     await page.goto(url, { timeout: cap, waitUntil: 'commit' });
-    await settle(page, cap);
+    await (opts.settle ?? settle)(page, cap);
   }
   const locator = target.locator;
   if (!locator.trim()) return page.content();
