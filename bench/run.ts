@@ -52,6 +52,17 @@ if (selected('env')) {
   );
 }
 
+if (selected('episode')) {
+  const { episodeStartBench } = await import('./episode-start.bench.js');
+  const e = await episodeStartBench();
+  writeFileSync(path.join(resultsDir, 'episode.json'), `${JSON.stringify({ machine, ...e }, null, 2)}\n`);
+  process.stdout.write(
+    `episode start (MiniArena, reset + an answer): new context ${e.start.freshMs.toFixed(0)} ms  reused ` +
+      `${e.start.reusedMs.toFixed(0)} ms (${e.start.speedup.toFixed(2)}×); a search typed by keys ` +
+      `${e.type.keysMs.toFixed(0)} ms  inserted ${e.type.insertMs.toFixed(0)} ms (${e.type.speedup.toFixed(2)}×)\n`,
+  );
+}
+
 if (selected('screenshot')) {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const shots = await screenshotBench();

@@ -95,6 +95,12 @@ export const EnvConfig = z
      * fields' values, as MiniArena's do — configs/miniarena.yaml sets it)
      */
     typing: z.enum(['keys', 'insert']).default('keys'),
+    /**
+     * start each episode in the previous one's browser context and tab, cleaned (cookies, storage,
+     * other tabs, history), not a new context: no new renderer process per episode. Only for hosts
+     * whose state lives on the server and in cookies, as MiniArena's (configs/miniarena.yaml sets it)
+     */
+    reuse_context: z.boolean().default(false),
     /** write each episode's record (steps, verdict) under RUN_DIR/episodes/ */
     record_episodes: z.boolean().default(true),
     /** how long an env worker waits for inference to answer one step */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { executeAction, ImpossibleActionError, type Typing } from './actions/execute.js';
 import { parseTtiReply } from './actions/parse-tti.js';
 import { parseWebArenaReply } from './actions/parse-webarena.js';
@@ -48,6 +49,13 @@ export interface BrowserEnvConfig {
   quietMs?: number;
   /** How Type actions enter text (execute.ts); default 'keys', as WebArena. */
   typing?: Typing;
+  /**
+   * Start an episode in the previous episode's context and tab, cleaned (cookies, the allowed
+   * origins' storage, other tabs, history), instead of a new context: no new renderer process per
+   * episode. Only for tasks limited to `allowedOrigins` whose login is cookies alone; others get a
+   * new context. Default false (WebArena: a new context per episode).
+   */
+  reuseContext?: boolean;
   /** WebArena's early stops; 0 turns one off. */
   earlyStop?: { parsingFailures?: number; repeatedActions?: number };
   /** Origins WebArena-kind tasks may reach; other requests are blocked and listed in the record. */
@@ -139,6 +147,12 @@ export class BrowserEnv {
   readonly config: Readonly<BrowserEnvConfig>;
   private browser: Browser;
   private episode: Episode | null = null;
+  /** A finished episode's context and tab, for the next episode (config.reuseContext). */
+  private kept: { context: BrowserContext; page: Page } | null = null;
+  /** Episodes started in a new browser context, and in a kept one (config.reuseContext). */
+  readonly contexts = { created: 0, reused: 0 };
+  /** Where the kept context's request filter reports a blocked request: the running episode. */
+  private blockedSink: (url: string) => void = () => {};
 
   private constructor(browser: Browser, config: BrowserEnvConfig) {
     this.browser = browser;
@@ -171,23 +185,29 @@ export class BrowserEnv {
         throw new EpisodeSetupError(`task ${task.id}: no host configured for ${missing.join(', ')}`);
     }
     const blocked: string[] = [];
-    const context = await newEpisodeContext(this.browser, {
-      ...(this.config.viewport ? { viewport: this.config.viewport } : {}),
-      storageState: task.requireLogin ? task.storageState : null,
-      allowedOrigins: task.kind === 'webarena' ? this.config.allowedOrigins : undefined,
-      onBlocked: (url) => blocked.push(url),
-    }).catch((e: unknown) => {
-      throw new EpisodeSetupError(`task ${task.id}: ${errorMessage(e)}`);
-    });
+    this.blockedSink = (url) => blocked.push(url);
+    const storageState = task.requireLogin ? task.storageState : null;
+    const kept = await this.reuseKept(task, storageState);
+    this.contexts[kept ? 'reused' : 'created'] += 1;
+    const context =
+      kept?.context ??
+      (await newEpisodeContext(this.browser, {
+        ...(this.config.viewport ? { viewport: this.config.viewport } : {}),
+        storageState,
+        allowedOrigins: task.kind === 'webarena' ? this.config.allowedOrigins : undefined,
+        onBlocked: (url) => this.blockedSink(url),
+      }).catch((e: unknown) => {
+        throw new EpisodeSetupError(`task ${task.id}: ${errorMessage(e)}`);
+      }));
     const loadCap = this.config.loadCapMs ?? 10_000;
     /** The task as this episode runs it (a MiniWoB++ page says its intent only once started). */
     let started: Task = task;
     try {
       const session = await withTimeout(
         (async () => {
-          const pages = [];
+          const pages: Page[] = [];
           for (const url of task.startUrls) {
-            const p = await context.newPage();
+            const p = pages.length === 0 && kept ? kept.page : await context.newPage();
             pages.push(p);
             const response = await p.goto(url, { timeout: this.actionTimeoutMs, waitUntil: 'commit' });
             if (task.miniwob && response !== null && !response.ok())
@@ -198,6 +218,8 @@ export class BrowserEnv {
           const s = new EpisodeSession(context, pages[0]!);
           await pages[0]!.bringToFront();
           if (!(await s.settle(loadCap, this.config.quietMs))) await s.stopLoading();
+          // The kept tab's history holds the last episode's pages: Back must not reach them.
+          if (kept) await (await s.client(pages[0]!)).send('Page.resetNavigationHistory');
           if (task.miniwob) {
             // The page shows only a START cover until the driver seeds and starts the episode.
             await pages[0]!.waitForLoadState('load', { timeout: loadCap });
@@ -250,6 +272,83 @@ export class BrowserEnv {
       void closeQuietly(context);
       throw new EpisodeSetupError(`task ${task.id}: could not start the episode: ${errorMessage(e)}`);
     }
+  }
+
+  /** Whether a task may start in a kept context: confined to the allowed origins, logged in by cookies alone. */
+  private reusable(task: Task, storageState: string | null): { cookies: Cookie[] } | null {
+    const origins = this.config.allowedOrigins ?? [];
+    if (!this.config.reuseContext || task.kind !== 'webarena' || origins.length === 0 || task.miniwob)
+      return null;
+    if (storageState === null) return { cookies: [] };
+    try {
+      const state = JSON.parse(readFileSync(storageState, 'utf8')) as {
+        cookies?: Cookie[];
+        origins?: { localStorage?: unknown[] }[];
+      };
+      if ((state.origins ?? []).some((o) => (o.localStorage ?? []).length > 0)) return null;
+      return { cookies: state.cookies ?? [] };
+    } catch {
+      return null; // a new context reports the file's problem
+    }
+  }
+
+  /**
+   * The kept context and tab, cleaned for a new episode: other tabs closed, the tab on about:blank,
+   * cookies and the allowed origins' storage (local, session, IndexedDB, caches, service workers)
+   * cleared, the task's login cookies added. Null (and the kept context closed) when the task needs
+   * a new context or cleaning fails.
+   */
+  private async reuseKept(
+    task: Task,
+    storageState: string | null,
+  ): Promise<{ context: BrowserContext; page: Page } | null> {
+    const kept = this.kept;
+    this.kept = null;
+    if (kept === null) return null;
+    const login = this.reusable(task, storageState);
+    if (login === null || kept.page.isClosed() || !this.browser.isConnected()) {
+      void closeQuietly(kept.context);
+      return null;
+    }
+    try {
+      await withTimeout(
+        (async () => {
+          for (const p of kept.context.pages()) if (p !== kept.page) await p.close();
+          // sessionStorage belongs to the tab: clear it on the page that has it, then leave.
+          await kept.page.evaluate('try { sessionStorage.clear() } catch {}').catch(() => {});
+          await kept.page.goto('about:blank');
+          await kept.context.clearCookies();
+          const cdp = await kept.context.newCDPSession(kept.page);
+          // The start page then sees only about:blank behind it; the reset once it has loaded removes that too.
+          await cdp.send('Page.resetNavigationHistory');
+          for (const origin of this.config.allowedOrigins ?? [])
+            await cdp.send('Storage.clearDataForOrigin', {
+              origin: new URL(origin).origin,
+              storageTypes: 'all',
+            });
+          await cdp.detach();
+          if (login.cookies.length > 0) await kept.context.addCookies(login.cookies);
+        })(),
+        10_000,
+        'cleaning the kept context',
+      );
+      return kept;
+    } catch {
+      void closeQuietly(kept.context);
+      return null;
+    }
+  }
+
+  /** After an episode: its context is kept for the next one (config.reuseContext) or closed. */
+  private release(session: EpisodeSession): void {
+    void session.dispose();
+    const page = session.context.pages().find((p) => !p.isClosed());
+    if (this.config.reuseContext && !session.crashed && page !== undefined && this.browser.isConnected()) {
+      if (this.kept) void closeQuietly(this.kept.context);
+      this.kept = { context: session.context, page };
+      return;
+    }
+    void closeQuietly(session.context);
   }
 
   /** The running episode's task, as the episode sees it (a MiniWoB++ task with its page's utterance). */
@@ -481,7 +580,7 @@ export class BrowserEnv {
             why: `not scored: the episode ended with ${endReason}: ${error}`,
           },
         ]);
-    void closeQuietly(ep.session.context);
+    this.release(ep.session);
     const record: EpisodeRecord = {
       episodeId: ep.id,
       task: {
@@ -519,6 +618,8 @@ export class BrowserEnv {
 
   async close(): Promise<void> {
     await this.abandon();
+    if (this.kept) await closeQuietly(this.kept.context);
+    this.kept = null;
     await this.browser.close().catch(() => {});
   }
 }
@@ -528,6 +629,8 @@ function actedElement(observation: Observation, id: string): ActedElement | null
   const node = observation.nodes.find((n) => n.id === id);
   return node ? { id, role: node.role, name: node.name, bounds: node.bounds } : null;
 }
+
+type Cookie = Parameters<BrowserContext['addCookies']>[0][number];
 
 /** Closing a context whose renderer hangs can itself hang; never let that block the worker. */
 async function closeQuietly(context: { close(): Promise<void> }): Promise<void> {

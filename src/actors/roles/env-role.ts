@@ -268,6 +268,7 @@ export const envRole: RoleMain = async (ctx) => {
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
     typing: ctx.config.env.typing,
+    reuseContext: ctx.config.env.reuse_context,
     episodeTimeoutMs: ctx.config.env.episode_timeout_ms,
     allowedOrigins: host.origins,
     ...(recording ? { recordDir: path.join(ctx.runDir ?? '.', 'episodes') } : {}),

@@ -21,12 +21,16 @@ export class EpisodeSession {
   private readonly lastActivity = new Map<Page, number>();
   private readonly navigation = new Map<Page, NavigationState>();
   crashed: string | null = null;
+  /** What dispose() takes off again: a reused context outlives its session. */
+  private readonly detach: (() => void)[] = [];
 
   constructor(context: BrowserContext, first: Page) {
     this.context = context;
     this.current = first;
     for (const p of context.pages()) this.track(p);
-    context.on('page', (p) => this.track(p));
+    const onPage = (p: Page) => this.track(p);
+    context.on('page', onPage);
+    this.detach.push(() => context.off('page', onPage));
   }
 
   private track(page: Page): void {
@@ -37,18 +41,40 @@ export class EpisodeSession {
       this.inflight.set(page, Math.max(0, (this.inflight.get(page) ?? 0) + d));
       this.lastActivity.set(page, Date.now());
     };
-    page.on('request', () => bump(1));
-    page.on('requestfinished', () => bump(-1));
-    page.on('requestfailed', () => bump(-1));
-    page.on('framenavigated', () => bump(0));
-    page.on('crash', () => {
+    const onRequest = () => bump(1);
+    const onDone = () => bump(-1);
+    const onNavigated = () => bump(0);
+    const onCrash = () => {
       this.crashed = `the tab crashed at ${page.url()}`;
-    });
-    page.on('close', () => {
+    };
+    const onClose = () => {
       this.clients.delete(page);
       this.navigation.delete(page);
+    };
+    page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
+    page.on('framenavigated', onNavigated);
+    page.on('crash', onCrash);
+    page.on('close', onClose);
+    this.detach.push(() => {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+      page.off('framenavigated', onNavigated);
+      page.off('crash', onCrash);
+      page.off('close', onClose);
     });
     void this.watchNavigations(page);
+  }
+
+  /** Takes this session's listeners off the context and its pages and detaches its CDP sessions. */
+  async dispose(): Promise<void> {
+    for (const off of this.detach.splice(0)) off();
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    this.navigation.clear();
+    await Promise.all(clients.map((c) => c.then((s) => s.detach()).catch(() => {})));
   }
 
   /**

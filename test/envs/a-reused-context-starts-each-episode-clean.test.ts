@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { BrowserEnv, type Observation, type Task } from '../../src/envs/index.js';
+import { page, serve, type TestServer } from './support/server.js';
+import { webarenaTask } from './support/tasks.js';
+
+// /mark leaves traces of an episode in every place a page can keep them; /look shows what it sees.
+const MARK = page(
+  'Mark',
+  `<h1>Marked</h1><a href="/look">Look</a>
+<script>
+  document.cookie = 'left=over; path=/';
+  localStorage.setItem('left', 'over');
+  sessionStorage.setItem('left', 'over');
+</script>`,
+);
+const LOOK = page(
+  'Look',
+  `<h1 id="h">looking</h1>
+<script>
+  document.getElementById('h').textContent = [
+    'cookie=' + (document.cookie || 'none'),
+    'local=' + (localStorage.getItem('left') || 'none'),
+    'session=' + (sessionStorage.getItem('left') || 'none'),
+    'history=' + history.length,
+  ].join(' ');
+</script>`,
+);
+
+let server: TestServer;
+let dir: string;
+before(async () => {
+  server = await serve({ '/mark': MARK, '/look': LOOK });
+  dir = mkdtempSync(path.join(tmpdir(), 'tti-reuse-'));
+});
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function heading(obs: Observation): string {
+  return obs.nodes.find((n) => n.role === 'heading')?.name ?? '';
+}
+
+test('a reused context starts each episode clean: no cookie, storage, tab or history of the last one, the task login in place', async () => {
+  const login = path.join(dir, 'state.json');
+  const host = new URL(server.origin).hostname;
+  writeFileSync(
+    login,
+    JSON.stringify({
+      cookies: [
+        {
+          name: 'session',
+          value: 'alice',
+          domain: host,
+          path: '/',
+          expires: -1,
+          httpOnly: false,
+          secure: false,
+          sameSite: 'Lax',
+        },
+      ],
+      origins: [],
+    }),
+  );
+  const loggedIn = (url: string): Task => ({ ...webarenaTask(url), requireLogin: true, storageState: login });
+  const env = await BrowserEnv.launch({
+    reuseContext: true,
+    allowedOrigins: [server.origin],
+    actionFormat: 'tti',
+  });
+  try {
+    // Episode 1 marks everything, opens a second tab and walks a page further.
+    let obs = await env.reset(loggedIn(`${server.origin}/mark`));
+    await env.step('Thought: open a tab.\nAction: Click [0]'); // an impossible action: a note, nothing else
+    const look = obs.nodes.find((n) => n.role === 'link' && n.name === 'Look')!;
+    obs = (await env.step(`Thought: go on.\nAction: Click [${look.id}]`)).observation!;
+    assert.match(heading(obs), /cookie=.*left=over.* local=over session=over/);
+    const end = await env.step('Thought: done.\nAction: ANSWER [yes]');
+    assert.equal(end.done, true);
+
+    // Episode 2, in the same tab: none of it is left, and the login cookie is there.
+    obs = await env.reset(loggedIn(`${server.origin}/look`));
+    // (at load the page sees about:blank before it; the history is reset once it has loaded)
+    assert.equal(heading(obs), 'cookie=session=alice local=none session=none history=2');
+    // Back has nowhere to go: the last episode's pages are not in the history.
+    obs = (await env.step('Thought: back.\nAction: GoBack')).observation!;
+    assert.equal(obs.url, `${server.origin}/look`);
+    await env.step('Thought: done.\nAction: ANSWER [yes]');
+
+    // A task without login gets no cookie at all.
+    obs = await env.reset(webarenaTask(`${server.origin}/look`));
+    assert.match(heading(obs), /^cookie=none local=none session=none/);
+    await env.abandon();
+    assert.deepEqual(env.contexts, { created: 1, reused: 2 });
+  } finally {
+    await env.close();
+  }
+});
