@@ -176,7 +176,8 @@ export class BrowserEnv {
   async reset(task: Task, opts: ResetOptions = {}): Promise<Observation> {
     if (this.episode) await this.abandon();
     if (!this.browser.isConnected()) {
-      // Chromium died under us: start another so the worker goes on.
+      // Chromium died under us: start another so the worker goes on (a kept context died with it).
+      this.kept = null;
       this.browser = await launchBrowser({ executablePath: this.config.executablePath });
     }
     for (const u of task.startUrls) {

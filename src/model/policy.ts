@@ -493,6 +493,11 @@ export function decide(
       arg = i;
     }
   }
+  // Logits that are all NaN (diverged weights) still give an action: the first one left.
+  if (arg < 0) {
+    arg = 0;
+    while (arg < n - 1 && skip.has(arg)) arg++;
+  }
   const weights = new Float64Array(n);
   let total = 0;
   for (let i = 0; i < n; i++) {

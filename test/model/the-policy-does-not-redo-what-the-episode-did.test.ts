@@ -150,3 +150,8 @@ test('greedy, the policy takes the best action it has not done on this page (wha
     'Click [7]',
   );
 });
+
+test('logits that are all NaN still give the first action left, not a crash', () => {
+  const nan = new Float32Array([Number.NaN, Number.NaN, Number.NaN, Number.NaN]);
+  assert.equal(decide(candidates, nan, greedy, new Set([0])).action, 'Click [41]');
+});
