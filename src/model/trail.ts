@@ -22,9 +22,12 @@ const WITH_ELEMENT = /^(Click|Type|Hover)\s*\[(\d+)\]([\s\S]*)$/;
  */
 export function actionSignature(action: string, nodes: NodeColumns): string {
   const m = WITH_ELEMENT.exec(action);
-  if (!m) return action;
-  const i = nodes.ids.indexOf(Number(m[2]));
-  if (i < 0) return action;
+  return m ? signatureAt(m, nodes.ids.indexOf(Number(m[2])), nodes) : action;
+}
+
+/** The signature of a parsed action whose element is node `i` (-1: unknown, the action stays). */
+function signatureAt(m: RegExpExecArray, i: number, nodes: NodeColumns): string {
+  if (i < 0) return m[0];
   const role = nodes.roles[i];
   const name = nodes.names[i] ?? '';
   let nth = 0;
@@ -53,7 +56,9 @@ export function repeatsOnThisPage(candidates: readonly Candidate[], input: Polic
     if (c.kind === 'scroll') {
       if (c.action === undo) out.add(i);
     } else if (c.kind === 'click' || c.kind === 'hover' || c.kind === 'type') {
-      if (doneHere.size > 0 && doneHere.has(actionSignature(c.action, input.nodes))) out.add(i);
+      // A candidate knows its node: no id lookup on this per-step path.
+      const m = doneHere.size > 0 ? WITH_ELEMENT.exec(c.action) : null;
+      if (m && doneHere.has(signatureAt(m, c.node, input.nodes))) out.add(i);
     }
   });
   return out;
