@@ -164,7 +164,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
   let nextKillAt = options.killEveryMs;
   let supervisorDone = options.supervisorAtMs === null;
   while (inWindow() < options.durationMs) {
-    if (handle.supervisor() === null) break; // the run ended (or failed) on its own
+    if (handle.supervisor() === null) {
+      // The run ended (or failed) on its own: what was planned after this point never happened.
+      say(
+        `chaos: the run ended ${inWindow()} ms into the ${options.durationMs} ms window` +
+          (supervisorDone ? '' : ', before the supervisor kill') +
+          '; a longer run (more iterations or episodes) exercises the whole window',
+      );
+      break;
+    }
     status = await handle.status();
     note(status);
     observe();

@@ -8,11 +8,19 @@ import type { ChaosSummary } from '../../src/chaos/chaos-run.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 
+const ITERATIONS = 3;
+const EPISODES = 24;
+
 test('a chaos run with worker kills and one supervisor kill completes and loses no acknowledged success', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
   const tasks = writeAnyAnswerTasks(run.runDir);
-  const sets = [...SMALL_RUN, ...tinyRun(tasks, 2)].flatMap((s) => ['--set', s]);
+  // Sized to outlast the chaos window: episodes here take a fraction of a second, and a run that
+  // ends before the supervisor kill tests nothing (3 × 24 episodes ≈ 30 s undisturbed).
+  const sets = [...SMALL_RUN, ...tinyRun(tasks, ITERATIONS), `rollout_size=${EPISODES}`].flatMap((s) => [
+    '--set',
+    s,
+  ]);
   const result = await runCli(
     [
       'chaos',
@@ -43,10 +51,10 @@ test('a chaos run with worker kills and one supervisor kill completes and loses 
   assert.deepEqual(summary.supervisor, { kills: 1, resumes: 1, downMs: summary.supervisor.downMs });
   assert.ok(summary.restarts >= 1, 'the supervisors restarted what was killed');
   assert.equal(summary.run.completed, true);
-  assert.equal(summary.iterations.completed, 2);
+  assert.equal(summary.iterations.completed, ITERATIONS);
   assert.deepEqual(summary.iterations.metrics.missing, []);
   assert.deepEqual(summary.iterations.metrics.duplicates, []);
-  assert.equal(summary.iterations.metrics.rows, 2);
+  assert.equal(summary.iterations.metrics.rows, ITERATIONS);
   assert.ok(summary.replay.acknowledged >= 1, 'successes reached replay');
   assert.deepEqual(summary.replay.lost, []);
   assert.equal(summary.replay.foundAfter, summary.replay.acknowledged);
