@@ -231,6 +231,8 @@ export const Config = z.strictObject({
   eval_every: PositiveInt.default(1),
   /** test tasks in each periodic eval (a fixed seeded subset); 0 = the whole test split */
   eval_tasks: NonNegativeInt.default(60),
+  /** how that subset is drawn: uniformly, or the same number from every template (WebArena-Lite's way) */
+  eval_sampling: z.enum(['uniform', 'per_template']).default('uniform'),
   /** test-time re-check while collecting: answers before the min_try-th are not final */
   min_try: PositiveInt.default(1),
   /** the same, for eval episodes */

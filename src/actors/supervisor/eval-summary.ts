@@ -5,7 +5,7 @@ import { labelKey, type TaskLabels } from '../../envs/tasks/labels.js';
 import type { EpisodeResultMessage } from '../protocol.js';
 
 export type { TaskLabel, TaskLabels } from '../../envs/tasks/labels.js';
-export { labelKey, readTaskLabels } from '../../envs/tasks/labels.js';
+export { labelKey, readTaskLabels, templateIn } from '../../envs/tasks/labels.js';
 
 export interface Rate {
   episodes: number;

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
+import { evalSubset } from '../../curriculum/eval-subset.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
 import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
@@ -27,10 +28,9 @@ import {
 import { Channel, RejectedFrames, type SocketTuning } from '../transport.js';
 import { planEndpoints } from './endpoints.js';
 import { EpisodeQueue } from './episode-queue.js';
-import { type EvalSummary, labelKey, readTaskLabels, type TaskLabels } from './eval-summary.js';
+import { type EvalSummary, labelKey, readTaskLabels, type TaskLabels, templateIn } from './eval-summary.js';
 import { type RunMsg, type RunProgress, type RunView, spawnRunActor } from './run-actor.js';
 import {
-  evalSubset,
   freshLoopState,
   type LoopState,
   type MetricsRow,
@@ -670,8 +670,14 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         })
       : runEvalOnly(
           { queue, labels, onPhase, stopped: stopSignal, runId },
-          // --limit N: the seeded subset of N tasks that training's periodic eval uses, so the two compare.
-          evalSubset(mode.split === 'train' ? trainTasks : testTasks, mode.limit ?? 0, config.seed),
+          // --limit N: the seeded subset of N tasks (eval_sampling) that training's periodic eval uses.
+          evalSubset(
+            mode.split === 'train' ? trainTasks : testTasks,
+            mode.limit ?? 0,
+            config.seed,
+            config.eval_sampling,
+            (t) => templateIn(labels, t),
+          ),
           mode,
         ).then((summary) => {
           if (summary === null) return;

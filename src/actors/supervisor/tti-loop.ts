@@ -13,13 +13,14 @@
 //        resumed run starts at i+1 with the same task stream.
 
 import type { Config } from '../../config/schema.js';
+import { evalSubset } from '../../curriculum/eval-subset.js';
 import { horizonAt } from '../../curriculum/horizon-schedule.js';
 import { SeededRandom } from '../../curriculum/random.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
 import type { Logger } from '../../log/logger.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../protocol.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
-import { type EvalSummary, summarizeEpisodes, type TaskLabels } from './eval-summary.js';
+import { type EvalSummary, summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
 
 export type Phase = 'starting' | 'collect' | 'train' | 'eval' | 'done';
 
@@ -105,13 +106,6 @@ export function freshLoopState(config: Config): LoopState {
   };
 }
 
-/** The fixed eval subset: the same tasks every eval, so the curve compares like with like. */
-export function evalSubset(testTasks: readonly TaskRef[], size: number, seed: number): TaskRef[] {
-  if (size === 0 || size >= testTasks.length) return [...testTasks];
-  const chosen = new Set(new SeededRandom(seed ^ 0x5eed).sample(testTasks, size));
-  return testTasks.filter((t) => chosen.has(t)); // in file order, as TTI runs test tasks
-}
-
 const STOPPED = Symbol('stopped');
 
 export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'completed' | 'stopped'> {
@@ -120,7 +114,9 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
   const random = new SeededRandom(config.seed);
   random.state = state.randomState;
   const schedule = { kind: 'list' as const, horizons: config.horizon_schedule };
-  const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed);
+  const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed, config.eval_sampling, (t) =>
+    templateIn(deps.labels, t),
+  );
   let episodeNumber = 0;
   const untilStopped = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
     Promise.race([p, deps.stopped.then((): typeof STOPPED => STOPPED)]);

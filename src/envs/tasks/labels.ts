@@ -17,6 +17,11 @@ export const labelKey = (file: string, taskId: string): string => `${file}#${tas
 
 export const NO_LABEL: TaskLabel = { template: null, tier: null };
 
+/** The template of a task of a file, or null when unknown. */
+export function templateIn(labels: TaskLabels, task: { file: string; id: string }): string | null {
+  return labels.get(labelKey(task.file, task.id))?.template ?? null;
+}
+
 type Entry = Record<string, unknown>;
 
 /** One rule per task source: the entry's label, or null when the entry is not that source's. */
