@@ -238,6 +238,12 @@ await yargs(hideBin(process.argv))
         .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
         .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
         .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+        .option('preset', {
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'lay configs/presets/NAME.yaml over the config (as train does)',
+        })
         .options(SUITE_OPTIONS)
         .option('log-level', { choices: LOG_LEVELS })
         .example(
@@ -245,8 +251,8 @@ await yargs(hideBin(process.argv))
           "the run's latest checkpoint on MiniArena's test split",
         )
         .example(
-          '$0 eval --untrained --limit 60',
-          'a fresh policy on the 60 test tasks a run with eval_tasks 60 evaluates',
+          '$0 eval --untrained --preset quick --limit 78',
+          "a fresh policy on the 78 test tasks the quick preset's evals run (two of each template)",
         )
         .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check")
         .example(
@@ -271,6 +277,7 @@ await yargs(hideBin(process.argv))
           json: argv.json,
           outDir: argv['out-dir'],
           set: [...argv.set.map(String), ...suiteSets(argv)],
+          presets: argv.preset.map(String),
           logLevel: argv['log-level'],
         }),
       ),

@@ -13,13 +13,15 @@ interface Rate {
   success: number;
 }
 
-test('eval --untrained --json prints episodes, success, byTier and byTemplate', async (t) => {
+test('eval --untrained --json prints episodes, success, byTier and byTemplate (--preset quick: one task of each of 3 templates)', async (t) => {
   const out = mkdtempSync(path.join(tmpdir(), 'tti-eval-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
   const result = await runCli(
     [
       'eval',
       '--untrained',
+      '--preset',
+      'quick',
       '--limit',
       '3',
       '--horizon',
@@ -49,6 +51,8 @@ test('eval --untrained --json prints episodes, success, byTier and byTemplate', 
   const templateEpisodes = Object.values(report.byTemplate).reduce((n, r) => n + r.episodes, 0);
   assert.equal(tierEpisodes, 3);
   assert.equal(templateEpisodes, 3);
+  // The quick preset draws its eval subset per template: three tasks, three templates.
+  assert.equal(Object.keys(report.byTemplate).length, 3);
   assert.ok(
     Object.keys(report.byTemplate).every((k) => /^[a-z_]+$/.test(k)),
     'MiniArena template names',

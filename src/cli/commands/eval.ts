@@ -22,6 +22,8 @@ export interface EvalArgs {
   json: boolean;
   outDir: string | undefined;
   set: string[];
+  /** configs/presets/NAME.yaml laid over the config (as train's --preset) */
+  presets: string[];
   logLevel: LogLevel | undefined;
 }
 
@@ -44,7 +46,7 @@ export async function evaluate(args: EvalArgs): Promise<number> {
   const chatOnly =
     sources.length === 0 &&
     args.config !== undefined &&
-    loadConfig(args.config, args.set).policy_lm !== 'tfjs';
+    loadConfig(args.config, args.set, args.presets).policy_lm !== 'tfjs';
   if (sources.length > 1 || (sources.length === 0 && !chatOnly))
     throw new ConfigError(
       'give exactly one of --checkpoint PATH, --run-dir DIR or --untrained (or only a --config whose policy_lm is a chat model)',
@@ -63,10 +65,11 @@ export async function evaluate(args: EvalArgs): Promise<number> {
   const runConfig = args.runDir !== undefined ? new RunDir(args.runDir).config : undefined;
   const configFile =
     args.config ?? (runConfig !== undefined && existsSync(runConfig) ? runConfig : defaultConfigFile);
-  const base = loadConfig(configFile, [
-    ...args.set,
-    ...(args.logLevel ? [`log_level=${args.logLevel}`] : []),
-  ]);
+  const base = loadConfig(
+    configFile,
+    [...args.set, ...(args.logLevel ? [`log_level=${args.logLevel}`] : [])],
+    args.presets,
+  );
   const config: Config = {
     ...base,
     model: { ...base.model, checkpoint },
