@@ -1,7 +1,7 @@
 // Trains a fresh policy on a finished run's kept trajectories with other learner settings, and saves
 // a checkpoint for `tti-run eval --checkpoint`: what the learner's settings do to greedy eval on the
 // same data, without collecting again.
-// `node dist/src/model/experiments/retrain.js RUN_DIR OUT_DIR '{"lr":5e-3,"updates":300,"scorePenalty":0.1}'`
+// `node dist/src/model/experiments/retrain.js RUN_DIR OUT_DIR '{"lr":5e-3,"updates":300,"cutDetours":true}'`
 import path from 'node:path';
 import { readReplayLog } from '../../replay/replay-log.js';
 import { loadBackend } from '../backend.js';
@@ -9,6 +9,7 @@ import { saveModelCheckpoint } from '../checkpoint.js';
 import { CheckpointStore } from '../checkpoint-store.js';
 import { seededRandom, TfjsPolicy } from '../policy.js';
 import { BcTrainer, trainingSteps } from '../trainer.js';
+import { withoutDetours } from './detours.js';
 
 interface RetrainSettings {
   lr: number;
@@ -17,9 +18,18 @@ interface RetrainSettings {
   updates: number;
   scorePenalty: number;
   seed: number;
+  /** train on the trajectories without their detours (detours.ts) */
+  cutDetours: boolean;
 }
 
-const DEFAULTS: RetrainSettings = { lr: 5e-3, batch: 8, updates: 300, scorePenalty: 0.1, seed: 0 };
+const DEFAULTS: RetrainSettings = {
+  lr: 5e-3,
+  batch: 8,
+  updates: 300,
+  scorePenalty: 0.1,
+  seed: 0,
+  cutDetours: false,
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [runDir, outDir, variant] = process.argv.slice(2);
@@ -27,7 +37,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const s: RetrainSettings = { ...DEFAULTS, ...(JSON.parse(variant ?? '{}') as Partial<RetrainSettings>) };
   await loadBackend('auto');
   const kept = readReplayLog(path.join(runDir, 'replay'));
-  const steps = kept.flatMap((t) => trainingSteps(t));
+  const steps = kept.flatMap((t) => trainingSteps(s.cutDetours ? withoutDetours(t).trajectory : t));
   const policy = TfjsPolicy.create({ seed: s.seed });
   const trainer = new BcTrainer(policy, { learningRate: s.lr, clipNorm: 1, scorePenalty: s.scorePenalty });
   const report = trainer.train(steps, {

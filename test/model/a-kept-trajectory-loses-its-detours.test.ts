@@ -1,0 +1,107 @@
+// Before filtered BC, a kept trajectory loses its detours: steps that leave a page and come back
+// to it through links, going back, scrolling or searching. Steps that may change the sites'
+// state (a button, a form field) are never cut, nor is scrolling that never leaves the page, nor a
+// detour whose return is followed by "back" (which would then lead elsewhere).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withoutDetours } from '../../src/model/experiments/detours.js';
+import { trainingSteps } from '../../src/model/trainer.js';
+import type { NodeColumns, TrajectoryForTraining } from '../../src/model/types.js';
+
+const HOST = 'http://127.0.0.1:9999';
+
+/** A page with a link (1), a button (2), a search box (3) and a text field (4). */
+const nodes: NodeColumns = {
+  ids: [1, 2, 3, 4],
+  roles: ['link', 'button', 'searchbox', 'textbox'],
+  names: ['Account', 'Add to Cart', 'Search', 'Title'],
+  depths: [1, 1, 1, 1],
+  inViewport: [1, 1, 1, 1],
+};
+
+function trajectory(steps: [string, string][]): TrajectoryForTraining {
+  return {
+    intent: 'What is the price of the Blue Mug?',
+    horizon: 30,
+    steps: steps.map(([url, action]) => ({ url: HOST + url, nodes, note: null, reply: `Action: ${action}` })),
+  };
+}
+
+const urls = (t: TrajectoryForTraining) => t.steps.map((s) => s.url.slice(HOST.length));
+
+test('a tour through links back to the start page is cut, and history and step numbers start over', () => {
+  const t = trajectory([
+    ['/shop/', 'Click [1]'],
+    ['/shop/account', 'Click [1]'],
+    ['/shop/', 'Type [3] [Blue Mug]'],
+    ['/shop/search?q=Blue+Mug', 'ANSWER [$12.50]'],
+  ]);
+  const { trajectory: cut, cut: n } = withoutDetours(t);
+  assert.equal(n, 2);
+  assert.deepEqual(urls(cut), ['/shop/', '/shop/search?q=Blue+Mug']);
+  const steps = trainingSteps(cut);
+  assert.deepEqual(
+    steps.map((s) => [s.input.step, s.input.history, s.action]),
+    [
+      [0, [], 'Type [3] [Blue Mug]'],
+      [1, ['Type [3] [Blue Mug]'], 'ANSWER [$12.50]'],
+    ],
+  );
+});
+
+test('searching away and going back is a detour too', () => {
+  const t = trajectory([
+    ['/forum/f/science/6816', 'Type [3] [tardigrades]'],
+    ['/forum/search?q=tardigrades', 'GoBack'],
+    ['/forum/f/science/6816', 'ANSWER [0 comments]'],
+  ]);
+  assert.deepEqual(urls(withoutDetours(t).trajectory), ['/forum/f/science/6816']);
+});
+
+test('a button or a form field inside the loop keeps every step', () => {
+  for (const action of ['Click [2]', 'Type [4] [Weekly thread]']) {
+    const t = trajectory([
+      ['/shop/product/mug', action],
+      ['/shop/cart', 'GoBack'],
+      ['/shop/product/mug', 'ANSWER [Done]'],
+    ]);
+    assert.equal(withoutDetours(t).cut, 0, action);
+  }
+});
+
+test('scrolling that never leaves the page is kept', () => {
+  const t = trajectory([
+    ['/tracker/issues', 'Scroll [down]'],
+    ['/tracker/issues', 'Scroll [down]'],
+    ['/tracker/issues', 'Click [1]'],
+    ['/tracker/issues/15', 'ANSWER [Done]'],
+  ]);
+  assert.equal(withoutDetours(t).cut, 0);
+});
+
+test('a return followed by "back" is kept, since back would then lead elsewhere', () => {
+  const t = trajectory([
+    ['/forum/', 'Click [1]'],
+    ['/forum/user/ann', 'Click [1]'],
+    ['/forum/', 'GoBack'],
+    ['/forum/user/ann', 'ANSWER [3]'],
+  ]);
+  const { trajectory: cut } = withoutDetours(t);
+  // /forum/ → … → /forum/ then back: not cut. /forum/user/ann → /forum/ → back to it: the
+  // return ends the trajectory with an answer, so that loop goes.
+  assert.deepEqual(urls(cut), ['/forum/', '/forum/user/ann']);
+  assert.deepEqual(
+    cut.steps.map((s) => s.reply),
+    ['Action: Click [1]', 'Action: ANSWER [3]'],
+  );
+});
+
+test('a trajectory that never comes back, or ends mid-detour, is left whole', () => {
+  const t = trajectory([
+    ['/shop/', 'Click [1]'],
+    ['/shop/account', 'Click [1]'],
+    ['/shop/orders', 'ANSWER [3]'],
+  ]);
+  assert.equal(withoutDetours(t).cut, 0);
+  assert.equal(withoutDetours(trajectory([])).cut, 0);
+});
