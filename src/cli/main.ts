@@ -140,10 +140,22 @@ await yargs(hideBin(process.argv))
       y
         .option('run-dir', { type: 'string', demandOption: true })
         .option('out', { type: 'string', describe: 'output folder (default: RUN_DIR/plots)' })
-        .example('$0 plot --run-dir runs/quick --out docs/img', 'learning-curve.png and friends'),
+        .option('untrained-eval', {
+          type: 'string',
+          describe: "an `eval --untrained --json` summary on the run's eval tasks: a reference line",
+        })
+        .example('$0 plot --run-dir runs/quick --out docs/img', 'learning-curve.png and friends')
+        .example(
+          '$0 eval --untrained --preset quick --limit 78 --json > untrained.json && $0 plot --run-dir runs/quick --untrained-eval untrained.json',
+          'the learning curve with the untrained policy marked',
+        ),
     (argv) =>
       exitWith(async () =>
-        (await import('./commands/plot.js')).plot({ runDir: argv['run-dir'], out: argv.out }),
+        (await import('./commands/plot.js')).plot({
+          runDir: argv['run-dir'],
+          out: argv.out,
+          untrainedEval: argv['untrained-eval'],
+        }),
       ),
   )
   .command(

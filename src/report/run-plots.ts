@@ -51,8 +51,11 @@ const titleOf = (spec: TopLevelSpec): string => {
   return '';
 };
 
-/** Every plot of a run, in the order a report shows them. */
-export function runPlots(rows: readonly MetricsRow[]): RunPlot[] {
+/**
+ * Every plot of a run, in the order a report shows them; `untrained`: the untrained policy's eval
+ * success on the run's eval tasks, a reference line on the learning curve.
+ */
+export function runPlots(rows: readonly MetricsRow[], untrained?: number): RunPlot[] {
   const plot = (name: RunPlot['name'], spec: TopLevelSpec): RunPlot => ({
     name,
     title: titleOf(spec),
@@ -60,7 +63,7 @@ export function runPlots(rows: readonly MetricsRow[]): RunPlot[] {
     series: seriesOf(spec),
   });
   return [
-    plot('learning-curve', learningCurveSpec(rows)),
+    plot('learning-curve', learningCurveSpec(rows, { untrained })),
     ...METRIC_FIELDS.map((field) => plot(field, metricSpec(rows, field))),
   ];
 }

@@ -19,6 +19,11 @@ export interface SpecOptions {
   /** Plot area in CSS pixels (Vega-Lite's width/height); legends and axes add to it. */
   width?: number;
   height?: number;
+  /**
+   * Learning curve: the untrained policy's eval success on the run's eval tasks (`tti-run eval
+   * --untrained --limit N`), drawn as a dotted rule for the eval line to be read against.
+   */
+  untrained?: number;
 }
 
 export type XField = 'iteration' | 'totalEnvSteps';
@@ -200,9 +205,44 @@ export function learningCurveSpec(rows: readonly MetricsRow[], options: SpecOpti
           color,
         },
       },
+      ...untrainedRule(options.untrained),
     ],
     resolve: { scale: { y: 'independent', fill: 'independent' } },
   } satisfies TopLevelSpec;
+}
+
+type Layer = Extract<TopLevelSpec, { layer: unknown }>['layer'][number];
+
+/** The untrained baseline on the success scale (no axis of its own), labelled at its left end. */
+function untrainedRule(untrained: number | undefined): Layer[] {
+  if (!isNum(untrained)) return [];
+  const values = [{ value: untrained, label: `untrained eval ${(100 * untrained).toFixed(1)}%` }];
+  const y = {
+    field: 'value',
+    type: 'quantitative' as const,
+    scale: { domain: [0, 1] },
+    axis: null,
+  };
+  return [
+    {
+      data: { values },
+      mark: { type: 'rule', strokeDash: [2, 3], strokeWidth: 1.5, color: SERIES_COLORS['eval success'] },
+      encoding: { y },
+    },
+    {
+      data: { values },
+      mark: {
+        type: 'text',
+        align: 'left',
+        baseline: 'bottom',
+        dx: 4,
+        dy: -3,
+        fontSize: 11,
+        color: SERIES_COLORS['eval success'],
+      },
+      encoding: { y, x: { value: 0 }, text: { field: 'label' } },
+    },
+  ];
 }
 
 export type ComparisonY = 'evalSuccess' | 'trainSuccess';

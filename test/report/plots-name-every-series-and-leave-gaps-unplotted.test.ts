@@ -131,3 +131,28 @@ test('every metric plot renders with its series named', async () => {
   const learner = await drawn(metricSpec(data, 'learnerSamplesPerSec'), 'learner samples/s');
   assert.ok(!learner.some((d) => d.datum.x === 1), 'iteration 1 had no learner: a gap');
 });
+
+test('the untrained eval, when given, is a labelled rule at its rate on the success scale, and absent otherwise', async () => {
+  const height = 300;
+  const shown = texts(await renderSvg(learningCurveSpec(rows(), { untrained: 0.1, height })));
+  assert.ok(shown.includes('untrained eval 10.0%'), JSON.stringify(shown));
+  assert.ok(!texts(await renderSvg(learningCurveSpec(rows()))).some((t) => t.startsWith('untrained')));
+
+  const view = new vega.View(vega.parse(toVega(learningCurveSpec(rows(), { untrained: 0.1, height }))), {
+    renderer: 'none',
+  });
+  await view.runAsync();
+  const rules: number[] = [];
+  const visit = (node: unknown) => {
+    const n = node as { marktype?: string; items?: unknown[] };
+    for (const item of n.items ?? []) {
+      const it = item as { y?: number; datum?: Record<string, unknown> };
+      if (n.marktype === 'rule' && String(it.datum?.label).startsWith('untrained')) rules.push(it.y ?? -1);
+      visit(item);
+    }
+  };
+  visit((view.scenegraph() as unknown as { root: unknown }).root);
+  view.finalize();
+  assert.equal(rules.length, 1, 'one rule');
+  assert.ok(Math.abs(rules[0]! - height * 0.9) < 1, `drawn at 10% of the success axis: y=${rules[0]}`);
+});
