@@ -6,6 +6,7 @@
  * `__GITLAB__` → `${origin}/tracker` (see `host.placeholders` / `host.resolve`).
  */
 export {
+  answersTakeTurns,
   type GenerateOptions,
   generateTasks,
   serializeTasks,
