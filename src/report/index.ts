@@ -26,6 +26,8 @@ export {
   metricSpec,
   SERIES_COLORS,
 } from './specs.js';
+export type { UntrainedCounts, UntrainedEval } from './untrained-eval.js';
+export { readUntrainedEval } from './untrained-eval.js';
 
 export interface DrawnPlot {
   file: string;
