@@ -192,10 +192,27 @@ await yargs(hideBin(process.argv))
       y
         .option('run-dir', { type: 'string', demandOption: true })
         .option('out', { type: 'string', describe: 'output folder (default: RUN_DIR/report)' })
-        .example('$0 report --run-dir runs/quick', 'runs/quick/report/index.html and its PNGs'),
+        .option('untrained-eval', {
+          type: 'string',
+          describe:
+            'an `eval --untrained --json` summary: a reference line on the learning curve, and an "untrained" column beside eval.json\'s',
+        })
+        .example('$0 report --run-dir runs/quick', 'runs/quick/report/index.html and its PNGs')
+        .example(
+          '$0 report --run-dir runs/quick --untrained-eval untrained.json',
+          'the learning curve with the untrained eval as a dotted rule',
+        )
+        .example(
+          '$0 report --run-dir runs/quick-test --untrained-eval untrained.json',
+          'an eval folder (eval --out-dir runs/quick-test): an "untrained" column in its tables',
+        ),
     (argv) =>
       exitWith(async () =>
-        (await import('./commands/report.js')).report({ runDir: argv['run-dir'], out: argv.out }),
+        (await import('./commands/report.js')).report({
+          runDir: argv['run-dir'],
+          out: argv.out,
+          untrainedEval: argv['untrained-eval'],
+        }),
       ),
   )
   .command(

@@ -1,8 +1,11 @@
 // Eval success by tier and by template, one column per evaluation: from metrics.jsonl's eval rows
 // (a training run) and eval.json (`tti-run eval`). Tasks without a tier or template (a source
 // with no labels) are filed by the eval summary under "none" / "unknown"; they show as "–".
+// With an untrained baseline (`--untrained-eval`), eval.json's column gets an "untrained" one
+// beside it.
 import { z } from 'zod';
 import type { MetricsRow } from './metrics.js';
+import type { UntrainedEval } from './untrained-eval.js';
 
 export const UNKNOWN_LABEL = '–';
 
@@ -13,8 +16,10 @@ export interface Cell {
 }
 
 export interface EvalColumn {
-  /** "iteration 4", or "eval (test, horizon 30)" for eval.json */
+  /** "iteration 4", "eval.json (test, horizon 30)", or "untrained" for the baseline */
   label: string;
+  /** a run's in-run eval, eval.json, or the untrained baseline read against eval.json */
+  kind: 'iteration' | 'eval' | 'untrained';
   overall: Cell | null;
   byTier: Map<string, Cell>;
   byTemplate: Map<string, Cell>;
@@ -74,20 +79,29 @@ const byLabel = (numeric: boolean) => (a: string, b: string) => {
   return a.localeCompare(b);
 };
 
+export interface EvalTablesOptions {
+  /** the run's evaluations shown, the last ones (default 6) */
+  maxColumns?: number;
+  /** the untrained policy's eval: a column after eval.json's, when there is an eval.json */
+  untrained?: UntrainedEval | null;
+}
+
 /**
- * One column per evaluation (the last `maxColumns` of the run, then eval.json's), rows the union of
- * the tiers and templates they saw.
+ * One column per evaluation (the last `maxColumns` of the run, then eval.json's and, beside it, the
+ * untrained baseline's), rows the union of the tiers and templates the policy's evaluations saw.
  */
 export function evalTables(
   rows: readonly MetricsRow[],
   evalFile: EvalFile | null,
-  maxColumns = 6,
+  options: EvalTablesOptions = {},
 ): EvalTables {
+  const { maxColumns = 6, untrained = null } = options;
   const columns: EvalColumn[] = rows
     .filter((r) => r.eval)
     .slice(-maxColumns)
     .map((r) => ({
       label: `iteration ${r.iteration}`,
+      kind: 'iteration' as const,
       overall: cell(r.eval),
       byTier: table(r.eval?.byTier, 'none'),
       byTemplate: table(r.eval?.byTemplate, 'unknown'),
@@ -96,13 +110,26 @@ export function evalTables(
     const what = [evalFile.split, evalFile.horizon ? `horizon ${evalFile.horizon}` : null].filter(Boolean);
     columns.push({
       label: what.length > 0 ? `eval.json (${what.join(', ')})` : 'eval.json',
+      kind: 'eval',
       overall: cell(evalFile),
       byTier: table(evalFile.byTier, 'none'),
       byTemplate: table(evalFile.byTemplate, 'unknown'),
     });
   }
+  // Only beside eval.json: both are `tti-run eval` summaries, so the baseline is read against the
+  // policy's own eval of that kind; in a training run the baseline is the learning curve's rule.
+  if (evalFile && untrained) {
+    columns.push({
+      label: 'untrained',
+      kind: 'untrained',
+      overall: cell(untrained),
+      byTier: table(untrained.byTier, 'none'),
+      byTemplate: table(untrained.byTemplate, 'unknown'),
+    });
+  }
+  // Rows are what the policy was evaluated on; a tier or template only the baseline has is left out.
   const keys = (pick: (c: EvalColumn) => Map<string, Cell>) => [
-    ...new Set(columns.flatMap((c) => [...pick(c).keys()])),
+    ...new Set(columns.filter((c) => c.kind !== 'untrained').flatMap((c) => [...pick(c).keys()])),
   ];
   return {
     columns,

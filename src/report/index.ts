@@ -5,7 +5,7 @@ import { readMetrics } from './metrics.js';
 import { PlotRenderer, type RenderOptions } from './render.js';
 import { learningCurveSpec, type SpecOptions } from './specs.js';
 
-export type { Cell, EvalColumn, EvalTables } from './eval-tables.js';
+export type { Cell, EvalColumn, EvalTables, EvalTablesOptions } from './eval-tables.js';
 export { EvalFile, evalTables, UNKNOWN_LABEL } from './eval-tables.js';
 export type { MetricsRead, MetricsRow, MetricsWarning } from './metrics.js';
 export { parseMetrics, readMetrics } from './metrics.js';
@@ -26,6 +26,8 @@ export {
   metricSpec,
   SERIES_COLORS,
 } from './specs.js';
+export type { UntrainedCounts, UntrainedEval } from './untrained-eval.js';
+export { readUntrainedEval } from './untrained-eval.js';
 
 export interface DrawnPlot {
   file: string;

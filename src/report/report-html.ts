@@ -1,9 +1,10 @@
 // The run report as one HTML file: the plots embedded as PNG data URLs (so the file can be mailed
 // or attached on its own), each with the series it draws named beneath it, then the eval table by
 // tier and by template and a row per iteration. No scripts; every value is escaped.
-import type { EvalTables } from './eval-tables.js';
+import type { EvalColumn, EvalTables } from './eval-tables.js';
 import type { MetricsRow } from './metrics.js';
 import type { RunPlot } from './run-plots.js';
+import type { UntrainedEval } from './untrained-eval.js';
 
 export interface ReportPlot {
   plot: RunPlot;
@@ -26,6 +27,8 @@ export interface ReportContent {
   rows: readonly MetricsRow[];
   plots: readonly ReportPlot[];
   tables: EvalTables;
+  /** the untrained baseline (`--untrained-eval`), named in the header */
+  untrained?: UntrainedEval | null;
   warnings: readonly string[];
 }
 
@@ -55,6 +58,7 @@ figcaption{font-size:12px;color:#444;margin-top:6px}figcaption ul{margin:2px 0 0
 .nodata{color:#999}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}th,td{border-bottom:1px solid #eee;padding:3px 10px;text-align:right}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:1px solid #ccc}
+.untrained{color:#555;font-style:italic}
 .warn{color:#8a6d00;font-size:12px;white-space:pre-wrap}
 `;
 
@@ -111,19 +115,22 @@ function plotFigure(p: ReportPlot): string {
 function evalTable(tables: EvalTables, kind: 'tier' | 'template'): string {
   const keys = kind === 'tier' ? tables.tiers : tables.templates;
   if (tables.columns.length === 0 || keys.length === 0) return '<p class="muted">No evaluation yet.</p>';
-  const head = `<tr><th>${kind}</th>${tables.columns.map((c) => `<th>${escapeHtml(c.label)}</th>`).join('')}</tr>`;
+  // the baseline's cells are marked so that they read as a reference, not as one more evaluation
+  const open = (tag: 'th' | 'td', c: EvalColumn) =>
+    c.kind === 'untrained' ? `<${tag} class="untrained">` : `<${tag}>`;
+  const head = `<tr><th>${kind}</th>${tables.columns.map((c) => `${open('th', c)}${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const cellText = (cell: { success: number; successes: number; episodes: number } | null | undefined) =>
     cell ? `${pct(cell.success)} <span class="muted">(${cell.successes}/${cell.episodes})</span>` : DASH;
   const body = keys
     .map((key) => {
       const label = kind === 'tier' && key !== DASH ? `tier ${key}` : key;
       const cells = tables.columns.map(
-        (c) => `<td>${cellText((kind === 'tier' ? c.byTier : c.byTemplate).get(key))}</td>`,
+        (c) => `${open('td', c)}${cellText((kind === 'tier' ? c.byTier : c.byTemplate).get(key))}</td>`,
       );
       return `<tr><td>${escapeHtml(label)}</td>${cells.join('')}</tr>`;
     })
     .join('');
-  const all = `<tr><th>all</th>${tables.columns.map((c) => `<th>${cellText(c.overall)}</th>`).join('')}</tr>`;
+  const all = `<tr><th>all</th>${tables.columns.map((c) => `${open('th', c)}${cellText(c.overall)}</th>`).join('')}</tr>`;
   return `<table class="eval-${kind}"><thead>${head}</thead><tbody>${body}</tbody><tfoot>${all}</tfoot></table>`;
 }
 
@@ -159,9 +166,17 @@ function iterationTable(rows: readonly MetricsRow[]): string {
   return `<table class="iterations"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
 
+function untrainedLine(u: UntrainedEval): string {
+  const counts = isNum(u.successes) && isNum(u.episodes) ? ` (${u.successes}/${u.episodes})` : '';
+  return `untrained baseline: ${u.file} · eval success ${pct(u.success)}${counts}`;
+}
+
 export function reportHtml(c: ReportContent): string {
   const state = c.state
     ? [c.state.state, c.state.reason].filter((s): s is string => typeof s === 'string' && s !== '').join(': ')
+    : '';
+  const baseline = c.untrained
+    ? `<p class="muted" id="untrained-baseline">${escapeHtml(untrainedLine(c.untrained))}</p>`
     : '';
   const warnings =
     c.warnings.length > 0 ? `<h2>Warnings</h2><p class="warn">${escapeHtml(c.warnings.join('\n'))}</p>` : '';
@@ -171,6 +186,7 @@ export function reportHtml(c: ReportContent): string {
 <body>
 <h1>tti run report · ${escapeHtml(c.name)}</h1>
 <p class="muted">${escapeHtml(c.runDir)} · generated ${escapeHtml(c.generatedAt)}${state ? ` · ${escapeHtml(state)}` : ''}</p>
+${baseline}
 ${summaryCards(c)}
 <h2>Training</h2>
 <div class="plots">${c.plots.map(plotFigure).join('\n')}</div>

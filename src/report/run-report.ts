@@ -1,6 +1,7 @@
 // `tti-run report`: a run directory → OUT/index.html (self-contained) and OUT/<plot>.png. Reads
 // metrics.jsonl (a training run) and/or eval.json (`tti-run eval`), plus state.json and
-// config.yaml for the header; renders the run's plots with the one PlotRenderer.
+// config.yaml for the header; renders the run's plots with the one PlotRenderer. An untrained
+// baseline (`--untrained-eval`) is the learning curve's rule and a column beside eval.json's.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -10,6 +11,7 @@ import { type MetricsRow, readMetrics } from './metrics.js';
 import { PlotRenderer } from './render.js';
 import { type ReportPlot, reportHtml } from './report-html.js';
 import { type RunPlot, runPlots } from './run-plots.js';
+import type { UntrainedEval } from './untrained-eval.js';
 
 export interface RunReportOptions {
   runDir: string;
@@ -19,6 +21,8 @@ export interface RunReportOptions {
   renderer?: PlotRenderer;
   /** device scale of the PNGs (default 2) */
   scale?: number;
+  /** the untrained policy's eval (`readUntrainedEval(file)`), read against the run */
+  untrained?: UntrainedEval;
 }
 
 export interface RunReport {
@@ -75,7 +79,8 @@ export async function writeRunReport(options: RunReportOptions): Promise<RunRepo
   const config = readOptional(path.join(runDir, 'config.yaml'), Config, parseYaml);
 
   mkdirSync(out, { recursive: true });
-  const plots = rows.length > 0 ? runPlots(rows) : [];
+  const untrained = options.untrained ?? null;
+  const plots = rows.length > 0 ? runPlots(rows, untrained?.success) : [];
   const drawn: ReportPlot[] = [];
   if (plots.length > 0) {
     const renderer =
@@ -108,7 +113,8 @@ export async function writeRunReport(options: RunReportOptions): Promise<RunRepo
       iterations: config?.iterations ?? null,
       rows,
       plots: drawn,
-      tables: evalTables(rows, evaluation),
+      tables: evalTables(rows, evaluation, { untrained }),
+      untrained,
       warnings,
     }),
   );
