@@ -552,11 +552,20 @@ await yargs(hideBin(process.argv))
               default: false,
               describe: "record the oracle's step counts as the tasks' minimal lengths (full runs)",
             })
+            .option('unmeasured', {
+              type: 'boolean',
+              default: false,
+              describe: 'only tasks without a measured length (after a template change; see tasks generate)',
+            })
             .option('min-rate', { type: 'number', default: 0.99, describe: 'exit 1 below this solve rate' })
             .example('$0 tasks check --split test --limit 40 --json', 'a quick sample of every template')
             .example(
               '$0 tasks check --split all --write-lengths',
               'the full suite, recording minimal lengths',
+            )
+            .example(
+              '$0 tasks generate && $0 tasks check --unmeasured --write-lengths',
+              'after a template change: measure only the tasks it changed',
             ),
         (argv) =>
           exitWith(async () =>
@@ -566,6 +575,7 @@ await yargs(hideBin(process.argv))
               concurrency: argv.concurrency,
               json: argv.json,
               writeLengths: argv['write-lengths'],
+              unmeasured: argv.unmeasured,
               minRate: argv['min-rate'],
             }),
           ),

@@ -44,6 +44,10 @@ export function generateTasks(args: { seed: number | undefined; dir: string | un
   process.stdout.write(
     `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
   );
+  if (written.unmeasured > 0)
+    process.stdout.write(
+      `${written.unmeasured} tasks have no measured oracle length (new or changed): tti-run tasks check --unmeasured --write-lengths\n`,
+    );
   return 0;
 }
 
@@ -54,6 +58,7 @@ export async function checkTasks(args: {
   concurrency: number;
   json: boolean;
   writeLengths: boolean;
+  unmeasured: boolean;
   minRate: number;
 }): Promise<number> {
   const { checkTasks: runOracle } = await import('../../envs/miniarena/oracle/index.js');
@@ -62,6 +67,7 @@ export async function checkTasks(args: {
     ...(args.limit === undefined ? {} : { limit: args.limit }),
     concurrency: args.concurrency,
     writeLengths: args.writeLengths,
+    unmeasured: args.unmeasured,
     onEpisode: args.json
       ? undefined
       : (_episode, done, total) => {

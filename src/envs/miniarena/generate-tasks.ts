@@ -1,7 +1,14 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../paths.js';
-import { applyOracleLengths, type OracleLengths, readOracleLengths } from './oracle-lengths.js';
+import {
+  applyOracleLengths,
+  carryOverLengths,
+  type OracleLengths,
+  readOracleLengths,
+  suiteFingerprint,
+  writeOracleLengths,
+} from './oracle-lengths.js';
 import { Rng } from './rng.js';
 import { DEFAULT_SEED, pristineState } from './seed-data.js';
 import { HELD_OUT_TEMPLATES, TEMPLATES } from './templates/index.js';
@@ -134,20 +141,45 @@ export function serializeTasks(tasks: MiniArenaTask[]): string {
   return `${JSON.stringify(tasks, null, 2)}\n`;
 }
 
-/** Writes train.json and test.json (atomically: temp file, then rename). */
+/**
+ * Writes train.json and test.json (atomically: temp file, then rename). With no `oracleLengths`
+ * given, the lengths are `dir`'s oracle-lengths.json (else the project's) when measured on this
+ * very suite; when a template change made a new suite, the lengths of the tasks it left alone carry
+ * over from the task files being replaced, by content, and `dir`'s oracle-lengths.json is rewritten
+ * for the new suite. `unmeasured` counts the tasks left without a length
+ * (`tti-run tasks check --unmeasured --write-lengths` measures just those).
+ */
 export function writeTaskFiles(options: GenerateOptions & { dir?: string } = {}): {
   train: string;
   test: string;
   counts: { train: number; test: number };
+  unmeasured: number;
 } {
   const dir = options.dir ?? TASKS_DIR;
-  const suite = generateTasks(options);
-  mkdirSync(dir, { recursive: true });
   const out = { train: path.join(dir, 'train.json'), test: path.join(dir, 'test.json') };
+  mkdirSync(dir, { recursive: true });
+  let oracleLengths = options.oracleLengths;
+  if (oracleLengths === undefined) {
+    const seed = options.seed ?? DEFAULT_SEED;
+    const lengthsFile = path.join(dir, 'oracle-lengths.json');
+    const onDisk = readOracleLengths(lengthsFile) ?? readOracleLengths();
+    const fresh = generateTasks({ ...options, oracleLengths: null });
+    const all = [...fresh.train, ...fresh.test];
+    if (onDisk && onDisk.seed === seed && onDisk.suite === suiteFingerprint(all)) oracleLengths = onDisk;
+    else {
+      const previous = (['train', 'test'] as const).flatMap((split) =>
+        existsSync(out[split]) ? (JSON.parse(readFileSync(out[split], 'utf8')) as MiniArenaTask[]) : [],
+      );
+      oracleLengths = carryOverLengths(all, previous, seed);
+      if (Object.keys(oracleLengths.lengths).length > 0) writeOracleLengths(oracleLengths, lengthsFile);
+    }
+  }
+  const suite = generateTasks({ ...options, oracleLengths });
   for (const split of ['train', 'test'] as const) {
     const tmp = `${out[split]}.tmp-${process.pid}`;
     writeFileSync(tmp, serializeTasks(suite[split]));
     renameSync(tmp, out[split]);
   }
-  return { ...out, counts: { train: suite.train.length, test: suite.test.length } };
+  const unmeasured = [...suite.train, ...suite.test].filter((t) => t.miniarena.oracle_steps === null).length;
+  return { ...out, counts: { train: suite.train.length, test: suite.test.length }, unmeasured };
 }

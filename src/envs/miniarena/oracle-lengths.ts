@@ -43,6 +43,32 @@ export function writeOracleLengths(l: OracleLengths, file = ORACLE_LENGTHS_FILE)
   renameSync(tmp, file);
 }
 
+/** What a measured length belongs to: a task's template, intent, start URL and evaluator — not its id. */
+function contentKey(t: MiniArenaTask): string {
+  return JSON.stringify([t.miniarena.template, t.intent, t.start_url, t.eval]);
+}
+
+/**
+ * Lengths for a changed suite: each task of `tasks` takes the oracle length measured for the task of
+ * the same content in `measured` (an older suite's tasks, as written), whatever its id now is. So a
+ * template change costs a re-measure of the tasks it changed, not of all 1,006.
+ */
+export function carryOverLengths(
+  tasks: readonly MiniArenaTask[],
+  measured: readonly MiniArenaTask[],
+  seed: number,
+): OracleLengths {
+  const known = new Map<string, number>();
+  for (const t of measured)
+    if (t.miniarena.oracle_steps !== null) known.set(contentKey(t), t.miniarena.oracle_steps);
+  const lengths: Record<string, number> = {};
+  for (const t of tasks) {
+    const steps = known.get(contentKey(t));
+    if (steps !== undefined) lengths[String(t.task_id)] = steps;
+  }
+  return { seed, suite: suiteFingerprint(tasks), lengths };
+}
+
 /**
  * Sets `oracle_steps` (and the tier it falls in) on every task the lengths cover, in place, when
  * they were measured on this very suite; returns how many tasks got a measured length.

@@ -108,6 +108,8 @@ export interface CheckTasksOptions {
   perTemplate?: number;
   /** Only these templates. */
   templates?: readonly string[];
+  /** Only tasks without a measured oracle length (after `tti-run tasks generate` carried the rest over). */
+  unmeasured?: boolean;
   /** MiniArena instances (and browsers) running episodes side by side. Default 2. */
   concurrency?: number;
   /** Task directory; default tasks/miniarena. */

@@ -19,13 +19,15 @@ export function readSplit(split: Split, dir = TASKS_DIR): MiniArenaTask[] {
 /**
  * Which tasks to run: all of them in file order; with `limit`, templates take turns (one task of
  * each, then the next of each, …) so a small limit still covers every template; with
- * `perTemplate`, the first k of each template.
+ * `perTemplate`, the first k of each template; with `unmeasured`, only tasks without a measured
+ * oracle length (what a template change left to measure).
  */
 export function selectTasks(
   all: readonly MiniArenaTask[],
-  opts: { limit?: number; perTemplate?: number; templates?: readonly string[] } = {},
+  opts: { limit?: number; perTemplate?: number; templates?: readonly string[]; unmeasured?: boolean } = {},
 ): MiniArenaTask[] {
   let tasks = opts.templates ? all.filter((t) => opts.templates!.includes(t.miniarena.template)) : [...all];
+  if (opts.unmeasured) tasks = tasks.filter((t) => t.miniarena.oracle_steps === null);
   if (opts.perTemplate !== undefined) {
     const seen = new Map<string, number>();
     tasks = tasks.filter((t) => {
