@@ -495,28 +495,34 @@ export class BrowserEnv {
     return result?.done ? 'task_done' : null;
   }
 
-  /** WebArena's early stops, checked before the next decision: the horizon, parse failures, repeats. */
+  /**
+   * WebArena's early stops, checked before the next decision: the horizon, parse failures, repeats.
+   * WebArena answers "Early stop: …"; TTI's loop has no such answer (its episodes end on an ANSWER or
+   * at max_iter with "N/A"), so in the TTI format every early stop leaves the last answer given, else
+   * "N/A" — an early stop is not an answer, and the digit in "… for 3 times" must not pass a
+   * `must_include: ["3"]`.
+   */
   private earlyStop(ep: Episode): { reason: EndReason; answer: string } | null {
     const n = ep.actions.length;
-    if (n >= ep.horizon) {
+    const stop = (reason: EndReason, webarena: string) => ({
+      reason,
       // The last answer stands when re-checking ran out of steps.
-      const answer =
-        ep.lastAnswer ?? (this.format === 'tti' ? 'N/A' : `Early stop: Reach max steps ${ep.horizon}`);
-      return { reason: 'horizon', answer };
-    }
+      answer: ep.lastAnswer ?? (this.format === 'tti' ? 'N/A' : webarena),
+    });
+    if (n >= ep.horizon) return stop('horizon', `Early stop: Reach max steps ${ep.horizon}`);
     const k = this.config.earlyStop?.parsingFailures ?? 3;
     if (k > 0 && n >= k && ep.actions.slice(-k).every((a) => a.type === 'none')) {
-      return { reason: 'early_stop', answer: `Early stop: Failed to parse actions for ${k} times` };
+      return stop('early_stop', `Early stop: Failed to parse actions for ${k} times`);
     }
     const r = this.config.earlyStop?.repeatedActions ?? 3;
     const last = ep.actions[n - 1];
     if (r > 0 && last) {
       if (last.type !== 'type') {
         if (n >= r && ep.actions.slice(-r).every((a) => isEquivalent(a, last))) {
-          return { reason: 'early_stop', answer: `Early stop: Same action for ${r} times` };
+          return stop('early_stop', `Early stop: Same action for ${r} times`);
         }
       } else if (ep.actions.filter((a) => isEquivalent(a, last)).length >= r) {
-        return { reason: 'early_stop', answer: `Early stop: Same typing action for ${r} times` };
+        return stop('early_stop', `Early stop: Same typing action for ${r} times`);
       }
     }
     return null;

@@ -111,6 +111,34 @@ test('early stop after the same action 3 times in a row; typing into one element
   assert.equal(rs[4]!.record!.answer, 'Early stop: Same typing action for 3 times');
 });
 
+test('an early stop is no answer in the TTI format: "N/A", so "… for 3 times" does not pass must_include "3"', async () => {
+  const three = { reference_answers: { must_include: ['3'] } };
+  // WebArena's own answer for it contains the digit, and its evaluator passes it (as WebArena's does)
+  await env.reset(webarenaTask(url, three));
+  const rs = await run(['```scroll [down]```', '```scroll [down]```', '```scroll [down]```']);
+  assert.equal(rs[2]!.record!.answer, 'Early stop: Same action for 3 times');
+  assert.equal(rs[2]!.record!.verdict.score, 1);
+
+  const tti = await BrowserEnv.launch({ actionFormat: 'tti' });
+  try {
+    await tti.reset(webarenaTask(url, three));
+    let r = await tti.step('Thought: x\nAction: Scroll [down]');
+    r = await tti.step('Thought: x\nAction: Scroll [down]');
+    r = await tti.step('Thought: x\nAction: Scroll [down]');
+    assert.equal(r.record!.endReason, 'early_stop');
+    assert.equal(r.record!.answer, 'N/A');
+    assert.equal(r.record!.verdict.score, 0);
+    // with re-checking, the answer given before the repeats stands, as at the horizon
+    await tti.reset(webarenaTask(url, three), { minTry: 2 });
+    await tti.step('Thought: x\nAction: ANSWER [3]');
+    for (let i = 0; i < 3; i++) r = await tti.step('Thought: x\nAction: Scroll [down]');
+    assert.equal(r.record!.endReason, 'early_stop');
+    assert.equal(r.record!.answer, '3');
+  } finally {
+    await tti.close();
+  }
+});
+
 test('the horizon ends the episode: WebArena answers "Early stop: Reach max steps", TTI "N/A"', async () => {
   await env.reset(webarenaTask(url), { horizon: 3 });
   const rs = await run([
