@@ -158,13 +158,13 @@ export function writeTaskFiles(options: GenerateOptions & { dir?: string } = {})
   const dir = options.dir ?? TASKS_DIR;
   const out = { train: path.join(dir, 'train.json'), test: path.join(dir, 'test.json') };
   mkdirSync(dir, { recursive: true });
+  const seed = options.seed ?? DEFAULT_SEED;
+  const suite = generateTasks({ ...options, oracleLengths: null });
+  const all = [...suite.train, ...suite.test];
   let oracleLengths = options.oracleLengths;
   if (oracleLengths === undefined) {
-    const seed = options.seed ?? DEFAULT_SEED;
     const lengthsFile = path.join(dir, 'oracle-lengths.json');
     const onDisk = readOracleLengths(lengthsFile) ?? readOracleLengths();
-    const fresh = generateTasks({ ...options, oracleLengths: null });
-    const all = [...fresh.train, ...fresh.test];
     if (onDisk && onDisk.seed === seed && onDisk.suite === suiteFingerprint(all)) oracleLengths = onDisk;
     else {
       const previous = (['train', 'test'] as const).flatMap((split) =>
@@ -174,12 +174,12 @@ export function writeTaskFiles(options: GenerateOptions & { dir?: string } = {})
       if (Object.keys(oracleLengths.lengths).length > 0) writeOracleLengths(oracleLengths, lengthsFile);
     }
   }
-  const suite = generateTasks({ ...options, oracleLengths });
+  applyOracleLengths(all, seed, oracleLengths);
   for (const split of ['train', 'test'] as const) {
     const tmp = `${out[split]}.tmp-${process.pid}`;
     writeFileSync(tmp, serializeTasks(suite[split]));
     renameSync(tmp, out[split]);
   }
-  const unmeasured = [...suite.train, ...suite.test].filter((t) => t.miniarena.oracle_steps === null).length;
+  const unmeasured = all.filter((t) => t.miniarena.oracle_steps === null).length;
   return { ...out, counts: { train: suite.train.length, test: suite.test.length }, unmeasured };
 }
