@@ -7,19 +7,44 @@ import { TfjsPolicy } from '../policy.js';
 import { type Demo, loadDemos } from './demos.js';
 import { alignAnswers } from './measure.js';
 
-export interface ExplorationResult {
-  priorWeight: number;
-  /** mean over demos of P(oracle trajectory), per tier and overall */
-  byTier: Record<string, { demos: number; meanProb: number; meanStepProb: number }>;
-  /** mean probability of the oracle's action, per kind */
-  byKind: Record<string, number>;
+/** P(oracle trajectory) over a group of demos: the mean (ruled by the likeliest demo) and the mean log10. */
+export interface PathProbability {
+  demos: number;
+  meanProb: number;
+  meanLog10Prob: number;
+  meanStepProb: number;
 }
 
-export function exploration(
-  policy: TfjsPolicy,
-  demos: Demo[],
-): ExplorationResult['byTier'] & { kinds: Record<string, number> } {
-  const tiers: Record<string, { demos: number; sum: number; stepSum: number; steps: number }> = {};
+export interface ExplorationResult {
+  /** per tier ("tier 1"…) and overall ("all") */
+  byTier: Record<string, PathProbability>;
+  /** per template, with the tiers its demos have (a template's long instances are tier 3) */
+  byTemplate: Record<string, PathProbability & { tiers: number[] }>;
+  /** mean probability of the oracle's action, per kind */
+  kinds: Record<string, number>;
+}
+
+export function exploration(policy: TfjsPolicy, demos: Demo[]): ExplorationResult {
+  type Sums = {
+    demos: number;
+    sum: number;
+    log10Sum: number;
+    stepSum: number;
+    steps: number;
+    tiers: Set<number>;
+  };
+  const tiers: Record<string, Sums> = {};
+  const templates: Record<string, Sums> = {};
+  const empty = (): Sums => ({ demos: 0, sum: 0, log10Sum: 0, stepSum: 0, steps: 0, tiers: new Set() });
+  const group = (d: Demo): Sums[] => {
+    const g = [
+      (tiers[`tier ${d.tier}`] ??= empty()),
+      (tiers.all ??= empty()),
+      (templates[d.template] ??= empty()),
+    ];
+    for (const s of g) s.tiers.add(d.tier);
+    return g;
+  };
   const kinds: Record<string, { n: number; p: number }> = {};
   for (const d of demos) {
     if (!d.success || d.steps.some((s) => s.action === null)) continue;
@@ -41,31 +66,33 @@ export function exploration(
       kinds[kind] ??= { n: 0, p: 0 };
       kinds[kind].n += 1;
       kinds[kind].p += p;
-      for (const key of [`tier ${d.tier}`, 'all']) {
-        tiers[key] ??= { demos: 0, sum: 0, stepSum: 0, steps: 0 };
-        tiers[key].stepSum += p;
-        tiers[key].steps += 1;
+      for (const g of group(d)) {
+        g.stepSum += p;
+        g.steps += 1;
       }
     });
     if (!covered) continue;
-    for (const key of [`tier ${d.tier}`, 'all']) {
-      tiers[key] ??= { demos: 0, sum: 0, stepSum: 0, steps: 0 };
-      tiers[key].demos += 1;
-      tiers[key].sum += Math.exp(logp);
+    for (const g of group(d)) {
+      g.demos += 1;
+      g.sum += Math.exp(logp);
+      g.log10Sum += logp / Math.LN10;
     }
   }
-  const out: Record<string, { demos: number; meanProb: number; meanStepProb: number }> & {
-    kinds: Record<string, number>;
-  } = {
+  const summary = (v: Sums): PathProbability => ({
+    demos: v.demos,
+    meanProb: v.sum / Math.max(1, v.demos),
+    meanLog10Prob: v.log10Sum / Math.max(1, v.demos),
+    meanStepProb: v.stepSum / Math.max(1, v.steps),
+  });
+  return {
+    byTier: Object.fromEntries(Object.entries(tiers).map(([k, v]) => [k, summary(v)])),
+    byTemplate: Object.fromEntries(
+      Object.entries(templates)
+        .map(([k, v]) => [k, { ...summary(v), tiers: [...v.tiers].sort() }] as const)
+        .sort((a, b) => a[1].tiers[0]! - b[1].tiers[0]! || a[0].localeCompare(b[0])),
+    ),
     kinds: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v.p / v.n])),
-  } as never;
-  for (const [k, v] of Object.entries(tiers))
-    out[k] = {
-      demos: v.demos,
-      meanProb: v.sum / Math.max(1, v.demos),
-      meanStepProb: v.stepSum / Math.max(1, v.steps),
-    };
-  return out;
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -75,7 +102,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const w of weights.length ? weights : [0, 1]) {
     const policy = TfjsPolicy.create({ seed: 1, priorWeight: w });
     const r = exploration(policy, demos);
-    process.stdout.write(`priorWeight ${w}: ${JSON.stringify(r)}\n`);
+    process.stdout.write(`priorWeight ${w}: ${JSON.stringify({ byTier: r.byTier, kinds: r.kinds })}\n`);
+    for (const [template, t] of Object.entries(r.byTemplate)) {
+      const line =
+        t.demos === 0
+          ? 'no demo whose every step is a candidate'
+          : `mean log10 P ${t.meanLog10Prob.toFixed(1)}  mean P ${t.meanProb.toExponential(1)}`;
+      process.stdout.write(
+        `  tier ${t.tiers.join(',').padEnd(3)} ${template.padEnd(38)} ${String(t.demos).padStart(3)} demos  ${line}\n`,
+      );
+    }
     policy.dispose();
   }
   process.exit(0);
