@@ -111,6 +111,28 @@ const BASE = {
   config: { font: 'DejaVu Sans, Liberation Sans, Arial, sans-serif', view: { stroke: '#ddd' } },
 } as const;
 
+const BAND_LABEL_FONT = 11;
+
+/**
+ * Which row each band label goes in (0 above the plot, 1 inside its top edge): a label moves down
+ * when it would overlap the last label above, at 0.8 em a character (Vega's own estimate without a canvas; DejaVu Sans is narrower).
+ */
+function bandLabelRows(
+  bands: readonly { mid: number; label: string }[],
+  xDomain: readonly [number, number],
+  widthPx: number,
+): number[] {
+  const px = (x: number) => ((x - xDomain[0]) / (xDomain[1] - xDomain[0])) * widthPx;
+  const halfWidth = (label: string) => (label.length * 0.8 * BAND_LABEL_FONT) / 2;
+  const lastEnd = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  return bands.map((b) => {
+    const start = px(b.mid) - halfWidth(b.label);
+    const row = start >= lastEnd[0]! + 4 ? 0 : start >= lastEnd[1]! + 4 ? 1 : 0;
+    lastEnd[row] = px(b.mid) + halfWidth(b.label);
+    return row;
+  });
+}
+
 /**
  * Success rate by iteration: train and eval lines (eval only where an evaluation ran), with the
  * horizon curriculum as shaded bands labelled "h=10", "h=20", … and a dashed step line on a
@@ -122,6 +144,9 @@ export function learningCurveSpec(rows: readonly MetricsRow[], options: SpecOpti
     { name: 'eval success', get: (r) => r.eval?.success },
   ]);
   const horizon = points(rows, 'iteration', [{ name: 'horizon', get: (r) => r.horizon }]);
+  const iterations = rows.map((r) => r.iteration);
+  const xDomain: [number, number] =
+    iterations.length > 0 ? [Math.min(...iterations) - 0.5, Math.max(...iterations) + 0.5] : [0, 1];
   const bands = horizonSegments(rows).map((s, i) => ({
     from: s.from - 0.5,
     to: s.to + 0.5,
@@ -129,9 +154,7 @@ export function learningCurveSpec(rows: readonly MetricsRow[], options: SpecOpti
     label: `h=${s.horizon}`,
     shade: i % 2,
   }));
-  const iterations = rows.map((r) => r.iteration);
-  const xDomain =
-    iterations.length > 0 ? [Math.min(...iterations) - 0.5, Math.max(...iterations) + 0.5] : [0, 1];
+  const labelRow = bandLabelRows(bands, xDomain, size(options).width);
   const x = {
     field: 'x',
     type: 'quantitative' as const,
@@ -170,9 +193,16 @@ export function learningCurveSpec(rows: readonly MetricsRow[], options: SpecOpti
           },
         },
       },
+      // Band labels above the plot; one that would overlap its neighbour (a one-iteration band in
+      // a long run) goes just inside the top edge instead.
       {
-        data: { values: bands },
-        mark: { type: 'text', baseline: 'bottom', dy: -4, fontSize: 11, color: '#555' },
+        data: { values: bands.filter((_, i) => labelRow[i] === 0) },
+        mark: { type: 'text', baseline: 'bottom', dy: -4, fontSize: BAND_LABEL_FONT, color: '#555' },
+        encoding: { x: { ...x, field: 'mid' }, y: { value: 0 }, text: { field: 'label' } },
+      },
+      {
+        data: { values: bands.filter((_, i) => labelRow[i] === 1) },
+        mark: { type: 'text', baseline: 'top', dy: 4, fontSize: BAND_LABEL_FONT, color: '#555' },
         encoding: { x: { ...x, field: 'mid' }, y: { value: 0 }, text: { field: 'label' } },
       },
       {

@@ -63,6 +63,33 @@ test('the learning curve names every series (train success, eval success, horizo
   assert.ok(shown.includes('100%') && shown.includes('0%'), 'the success axis runs 0..100%');
 });
 
+test("a long run's horizon band labels do not overlap, even for one-iteration bands", async () => {
+  // TTI's schedule in a 40-iteration run: h=10 and h=20 bands are 1 and 2 iterations wide.
+  const schedule = (i: number) => (i === 1 ? 10 : i <= 3 ? 20 : 30);
+  const long = rows(40, 10).map((r) => ({ ...r, horizon: schedule(r.iteration) }));
+  const view = new vega.View(vega.parse(toVega(learningCurveSpec(long))), { renderer: 'none' });
+  await view.runAsync();
+  const labels: { text: string; x1: number; x2: number; y1: number; y2: number }[] = [];
+  const visit = (node: unknown) => {
+    const n = node as { marktype?: string; items?: unknown[] };
+    for (const item of n.items ?? []) {
+      const it = item as { text?: unknown; bounds?: { x1: number; x2: number; y1: number; y2: number } };
+      if (n.marktype === 'text' && typeof it.text === 'string' && it.text.startsWith('h=') && it.bounds)
+        labels.push({ text: it.text, ...it.bounds });
+      visit(item);
+    }
+  };
+  visit((view.scenegraph() as unknown as { root: unknown }).root);
+  view.finalize();
+  assert.deepEqual(labels.map((l) => l.text).sort(), ['h=10', 'h=20', 'h=30']);
+  for (const a of labels)
+    for (const b of labels) {
+      if (a === b) continue;
+      const apart = a.x2 <= b.x1 || b.x2 <= a.x1 || a.y2 <= b.y1 || b.y2 <= a.y1;
+      assert.ok(apart, `${a.text} ${JSON.stringify(a)} overlaps ${b.text} ${JSON.stringify(b)}`);
+    }
+});
+
 test('iterations without an eval are not plotted, least of all as zero', async () => {
   const spec = learningCurveSpec(rows(12, 4));
   const height = 300;
