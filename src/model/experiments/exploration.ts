@@ -36,12 +36,12 @@ export function exploration(policy: TfjsPolicy, demos: Demo[]): ExplorationResul
   const tiers: Record<string, Sums> = {};
   const templates: Record<string, Sums> = {};
   const empty = (): Sums => ({ demos: 0, sum: 0, log10Sum: 0, stepSum: 0, steps: 0, tiers: new Set() });
+  const at = (table: Record<string, Sums>, key: string): Sums => {
+    table[key] ??= empty();
+    return table[key];
+  };
   const group = (d: Demo): Sums[] => {
-    const g = [
-      (tiers[`tier ${d.tier}`] ??= empty()),
-      (tiers.all ??= empty()),
-      (templates[d.template] ??= empty()),
-    ];
+    const g = [at(tiers, `tier ${d.tier}`), at(tiers, 'all'), at(templates, d.template)];
     for (const s of g) s.tiers.add(d.tier);
     return g;
   };
