@@ -115,7 +115,8 @@ const BAND_LABEL_FONT = 11;
 
 /**
  * Which row each band label goes in (0 above the plot, 1 inside its top edge): a label moves down
- * when it would overlap the last label above, at 0.8 em a character (Vega's own estimate without a canvas; DejaVu Sans is narrower).
+ * when it would overlap the last label above. Widths at 0.8 em a character, Vega's own estimate
+ * without a canvas (DejaVu Sans is narrower).
  */
 function bandLabelRows(
   bands: readonly { mid: number; label: string }[],

@@ -88,7 +88,7 @@ export function exploration(policy: TfjsPolicy, demos: Demo[]): ExplorationResul
     byTier: Object.fromEntries(Object.entries(tiers).map(([k, v]) => [k, summary(v)])),
     byTemplate: Object.fromEntries(
       Object.entries(templates)
-        .map(([k, v]) => [k, { ...summary(v), tiers: [...v.tiers].sort() }] as const)
+        .map(([k, v]) => [k, { ...summary(v), tiers: [...v.tiers].sort((a, b) => a - b) }] as const)
         .sort((a, b) => a[1].tiers[0]! - b[1].tiers[0]! || a[0].localeCompare(b[0])),
     ),
     kinds: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v.p / v.n])),
