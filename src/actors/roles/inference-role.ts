@@ -2,21 +2,14 @@
 // trainable policy, batching requests that arrive together into one forward pass, and swaps in
 // new weights from the learner only between batches. Every reply carries the policy version that
 // chose it.
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SeededRandom } from '../../curriculum/random.js';
-import {
-  CheckpointStore,
-  loadBackend,
-  loadModelCheckpoint,
-  type PolicyInput,
-  type TensorFrames,
-  TfjsPolicy,
-} from '../../model/index.js';
+import { loadBackend, type PolicyInput, type TensorFrames, TfjsPolicy } from '../../model/index.js';
 import { type ActRequestMessage, type Fault, Inbound, type WeightsMessage } from '../protocol.js';
 import { Channel } from '../transport.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
+import { startingPolicy } from './starting-policy.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
 interface Pending {
@@ -24,26 +17,15 @@ interface Pending {
   peer: Buffer;
 }
 
-/** The policy this worker starts with: a given checkpoint, the run's latest, or a fresh init. */
+/** The policy this worker starts with: the run's latest, a given checkpoint, or a fresh init. */
 function initialPolicy(ctx: RoleContext): { policy: TfjsPolicy; version: number } {
-  const fromCheckpoint = (where: string | CheckpointStore, what: string) => {
-    const loaded = loadModelCheckpoint(where);
-    for (const warning of loaded.warnings) ctx.log.warn(warning);
-    ctx.log.info(`policy v${loaded.version} from ${what}`);
-    return { policy: loaded.policy, version: loaded.version };
-  };
-  if (ctx.config.model.checkpoint !== null)
-    return fromCheckpoint(ctx.config.model.checkpoint, ctx.config.model.checkpoint);
-  if (ctx.runDir !== null) {
-    // A restarted worker serves the latest weights, not the initial ones.
-    const store = new CheckpointStore(
-      path.join(ctx.runDir, 'checkpoints'),
-      ctx.config.model.keep_checkpoints,
-    );
-    if (store.versions().length > 0) return fromCheckpoint(store, store.dir);
+  const start = startingPolicy(ctx);
+  if (start === null) {
+    ctx.log.info(`policy v0: a fresh initialisation (seed ${ctx.config.seed})`);
+    return { policy: TfjsPolicy.create({ seed: ctx.config.seed }), version: 0 };
   }
-  ctx.log.info(`policy v0: a fresh initialisation (seed ${ctx.config.seed})`);
-  return { policy: TfjsPolicy.create({ seed: ctx.config.seed }), version: 0 };
+  ctx.log.info(`policy v${start.loaded.version} from ${start.loaded.path}`);
+  return { policy: start.loaded.policy, version: start.loaded.version };
 }
 
 function toPolicyInput(message: ActRequestMessage): PolicyInput {

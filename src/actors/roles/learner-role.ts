@@ -12,7 +12,6 @@ import {
   BcTrainer,
   CheckpointStore,
   loadBackend,
-  loadModelCheckpoint,
   saveModelCheckpoint,
   type TensorFrames,
   TfjsPolicy,
@@ -22,11 +21,12 @@ import {
 import type { TrainedMessage } from '../protocol.js';
 import { externalLearnerRole } from './external-learner-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
+import { startingPolicy } from './starting-policy.js';
 import type { RoleCommand, RoleMain } from './worker-shell.js';
 
 const SAMPLE_TIMEOUT_MS = 60000;
-/** Steps per training call between yields to the event loop. */
-const CHUNK_BATCHES = 4;
+/** Training time between yields to the event loop (heartbeats, commands). */
+const YIELD_EVERY_MS = 100;
 
 export const learnerRole: RoleMain = async (ctx) => {
   if (ctx.config.learner.kind === 'external') return externalLearnerRole(ctx);
@@ -35,23 +35,27 @@ export const learnerRole: RoleMain = async (ctx) => {
   ctx.labels.backend = backend;
   const store = new CheckpointStore(path.join(ctx.runDir, 'checkpoints'), ctx.config.model.keep_checkpoints);
 
-  // Resume from the latest good checkpoint (a corrupted latest falls back with a warning).
+  // The run's own newest checkpoint resumes everything (weights, Adam, counters); a given
+  // checkpoint (`model.checkpoint`: fine-tuning) gives only the weights and its version, which the
+  // run's versions then count on from, since inference swaps in only newer versions.
   let policy: TfjsPolicy;
   let policyVersion = 0;
   let optimizerState: TensorFrames | null = null;
   let samplesSeen = 0;
   /** the last iteration trained; a repeated command for it is answered without training again */
   let lastIteration = 0;
-  const start = ctx.config.model.checkpoint ?? (store.versions().length > 0 ? store : null);
+  const start = startingPolicy(ctx);
   if (start !== null) {
-    const loaded = loadModelCheckpoint(start);
-    for (const warning of loaded.warnings) ctx.log.warn(warning);
-    policy = loaded.policy;
-    policyVersion = loaded.version;
-    optimizerState = loaded.optimizerState;
-    samplesSeen = loaded.counters.samplesSeen ?? 0;
-    lastIteration = loaded.counters.iteration ?? 0;
-    ctx.log.info(`resumed from checkpoint v${policyVersion}`);
+    policy = start.loaded.policy;
+    policyVersion = start.loaded.version;
+    if (start.from === 'run') {
+      optimizerState = start.loaded.optimizerState;
+      samplesSeen = start.loaded.counters.samplesSeen ?? 0;
+      lastIteration = start.loaded.counters.iteration ?? 0;
+      ctx.log.info(`resumed from checkpoint v${policyVersion}`);
+    } else {
+      ctx.log.info(`starting from the weights of ${start.loaded.path} (v${policyVersion})`);
+    }
   } else {
     policy = TfjsPolicy.create({ seed: ctx.config.seed });
   }
@@ -91,12 +95,16 @@ export const learnerRole: RoleMain = async (ctx) => {
     // policy, so passes repeat until `min_updates` updates (docs/model.md measured ~40 needed).
     const updatesPerEpoch = Math.max(1, Math.ceil(steps.length / batchSize));
     const epochs = Math.max(ctx.config.actor_epochs, Math.ceil(ctx.config.min_updates / updatesPerEpoch));
+    let lastYield = performance.now();
     for (let epoch = 0; epoch < epochs; epoch++) {
       const order = random.sample(steps, steps.length);
-      for (let at = 0; at < order.length; at += batchSize * CHUNK_BATCHES) {
-        const chunk = order.slice(at, at + batchSize * CHUNK_BATCHES);
+      for (let at = 0; at < order.length; at += batchSize) {
         const t0 = performance.now();
-        const report = trainer.train(chunk, { epochs: 1, batchSize, random: random.next });
+        const report = trainer.train(order.slice(at, at + batchSize), {
+          epochs: 1,
+          batchSize,
+          random: random.next,
+        });
         busyMs += performance.now() - t0;
         if (report.updates > 0 && Number.isFinite(report.loss)) {
           lossSum += report.loss * report.updates;
@@ -104,7 +112,12 @@ export const learnerRole: RoleMain = async (ctx) => {
         }
         skipped += report.skipped;
         trained += report.samples;
-        await yieldToLoop();
+        // Yield by time, not by batch count: on a loaded machine a few batches can outlast the
+        // heartbeat timeout, and a learner that misses heartbeats is killed as hung.
+        if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+          await yieldToLoop();
+          lastYield = performance.now();
+        }
       }
     }
     return {
@@ -157,7 +170,8 @@ export const learnerRole: RoleMain = async (ctx) => {
       };
       if (steps.length > 0) {
         result = await trainOn(steps);
-        policyVersion = command.policyVersion;
+        // Above the given checkpoint's version when the run started from one.
+        policyVersion = Math.max(command.policyVersion, policyVersion + 1);
         samplesSeen += result.trained;
         checkpoint = saveModelCheckpoint(store, policyVersion, policy, trainer, {
           iteration: command.iteration,

@@ -1,0 +1,32 @@
+// Where a run's trainable policy starts, for the learner and the inference workers alike: the
+// run's own newest checkpoint when it has one (a restarted worker, a resumed run), else the
+// checkpoint `model.checkpoint` names (fine-tuning a trained policy, or an eval's policy), else a
+// fresh init. The run's own checkpoints come first: a worker restarted in a run that began from a
+// given checkpoint must not go back to it and lose what the run has learned since.
+import path from 'node:path';
+import { CheckpointStore, type LoadedModel, loadModelCheckpoint } from '../../model/index.js';
+import type { RoleContext } from './worker-shell.js';
+
+export interface StartingPolicy {
+  /** 'run': the run's own newest checkpoint; 'given': `model.checkpoint`. */
+  from: 'run' | 'given';
+  loaded: LoadedModel;
+}
+
+/** The checkpoint a role starts from, or null for a fresh init. */
+export function startingPolicy(ctx: RoleContext): StartingPolicy | null {
+  if (ctx.runDir !== null) {
+    const store = new CheckpointStore(
+      path.join(ctx.runDir, 'checkpoints'),
+      ctx.config.model.keep_checkpoints,
+    );
+    if (store.versions().length > 0) return { from: 'run', loaded: warned(ctx, loadModelCheckpoint(store)) };
+  }
+  const given = ctx.config.model.checkpoint;
+  return given === null ? null : { from: 'given', loaded: warned(ctx, loadModelCheckpoint(given)) };
+}
+
+function warned(ctx: RoleContext, loaded: LoadedModel): LoadedModel {
+  for (const warning of loaded.warnings) ctx.log.warn(warning);
+  return loaded;
+}
