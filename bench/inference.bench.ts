@@ -119,7 +119,7 @@ async function measure(worker: Worker, seconds: number, pages: PageSource): Prom
     const a = pages.ask(i, k);
     const episodeId = `env-${i}-${k}-${asked++}`;
     const reply = await client.request(
-      { type: 'act_request', episodeId, ...a, greedy: false },
+      { type: 'act_request', episodeId, ...a, greedy: false, temperature: 1 },
       (m) => m.episodeId === episodeId && m.step === a.step,
       30000,
     );

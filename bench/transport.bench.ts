@@ -48,6 +48,7 @@ function actRequest(observation: ActRequestMessage['observation'], step: number)
     // a few steps into an episode, as the env sends it
     history: ['click [1003]', 'type [1042] [espresso machine]', 'scroll [down]'],
     greedy: false,
+    temperature: 1,
   };
 }
 

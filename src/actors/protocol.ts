@@ -165,6 +165,8 @@ export const TaskAssignment = z.object({
   iteration: Count,
   /** act greedily (eval) rather than sample with the temperature (collection) */
   greedy: z.boolean(),
+  /** the sampling temperature of the episode's iteration (config `temperature`) */
+  temperature: z.number().nonnegative(),
   /** send the trajectory to replay (collection); eval episodes are only reported */
   toReplay: z.boolean(),
 });
@@ -247,6 +249,8 @@ export const ActRequest = z.object({
    * role and name (src/model/trail.ts), oldest first */
   trail: z.array(z.object({ url: z.string(), action: z.string() })).optional(),
   greedy: z.boolean(),
+  /** the episode's sampling temperature (its task assignment's) */
+  temperature: z.number().nonnegative(),
   /** for chat policies: the task's site (prompt hints), the earlier replies in full, and the newest
    * screenshots (this step's included) as raw JPEG frames, by step */
   site: z.string().optional(),

@@ -138,6 +138,11 @@ export const ModelConfig = z
     /** dynamic batching in the inference worker */
     max_batch: PositiveInt.default(16),
     max_wait_ms: NonNegativeInt.default(5),
+    /**
+     * nucleus sampling while collecting: draw from the most likely candidate actions whose
+     * probabilities first reach this share (TTI's vLLM samples with top_p 0.95); 1 draws from all
+     */
+    top_p: z.number().gt(0).lte(1).default(1),
     /** global gradient-norm clip (TTI's max_grad_norm is 0.01 for a 12B model; ours is tiny) */
     clip_norm: z.number().positive().default(1.0),
     /**
@@ -239,7 +244,16 @@ export const Config = z.strictObject({
   eval_min_try: PositiveInt.default(1),
   /** stop after the iteration in which collection passes this many env steps (null: no budget) */
   budget_env_steps: PositiveInt.nullable().default(null),
-  temperature: z.number().nonnegative().default(1.0),
+  /**
+   * the sampling temperature while collecting (TTI: 1.0): one value, or one per iteration as
+   * horizon_schedule (the last entry repeats). Eval is greedy for the tfjs policy; a chat policy
+   * samples its eval at the last entry, as TTI evaluates at its sampling temperature
+   */
+  temperature: z
+    .union([z.number().nonnegative(), z.array(z.number().nonnegative()).min(1)], {
+      error: 'expected a temperature ≥ 0, or a list of them (one per iteration)',
+    })
+    .default(1.0),
   /** external WebArena host (TTI's key); null runs the embedded MiniArena */
   webarena_host: z.string().nullable().default(null),
   tasks: TasksConfig,

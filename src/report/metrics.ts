@@ -16,6 +16,7 @@ function rowSchema(lenient: boolean) {
   return z.looseObject({
     iteration: z.number().int().positive(),
     horizon: num(),
+    temperature: num(),
     policyVersion: num(),
     envSteps: num(),
     totalEnvSteps: num(),

@@ -34,6 +34,7 @@ test('Channel.receive returns the next valid message, counting the garbage befor
       },
       history: [],
       greedy: true,
+      temperature: 1,
     };
     await client.send(request);
     const inbound = await server.receive();

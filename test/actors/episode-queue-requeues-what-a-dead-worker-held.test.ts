@@ -14,6 +14,7 @@ const spec = (n: number): EpisodeSpec => ({
   split: 'train',
   iteration: 1,
   greedy: false,
+  temperature: 1,
   toReplay: true,
 });
 

@@ -35,6 +35,7 @@ const actRequest = {
   observation: observation(8),
   history: ['click [1003]', 'scroll [down]'],
   greedy: false,
+  temperature: 1,
 };
 
 const trajectory = {
@@ -109,6 +110,7 @@ const SAMPLES: [keyof typeof Inbound, Json][] = [
       split: 'test',
       iteration: 0,
       greedy: true,
+      temperature: 1,
       toReplay: false,
     },
   ],

@@ -56,6 +56,8 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
       'iterations=1',
       'rollout_size=2',
       'horizon_schedule=[8]',
+      // a schedule: collection samples at iteration 1's entry, eval at the last
+      'temperature=[0.7, 0.3]',
       'min_try=2',
       'eval_tasks=1',
       'eval_horizon=4',
@@ -68,10 +70,11 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
   const code = await run.foregroundExit(120000);
   assert.equal(code, 0, `train exited with ${code}:\n${run.foregroundOutput.slice(-3000)}`);
 
-  // Collection episodes: sampled with the config's temperature and top_p from the configured model.
+  // Collection episodes: sampled with iteration 1's temperature and top_p from the configured model.
   const requests = fake.completions;
   const collect = requests.filter((r) => r.body.model === 'gemma-fake');
   assert.ok(collect.length >= 6);
+  assert.deepEqual([...new Set(collect.map((r) => r.body.temperature))], [0.7]);
   assert.equal(collect[0]!.body.top_p, 0.95);
   assert.equal(collect[0]!.body.max_tokens, 1024);
   assert.deepEqual(
@@ -112,12 +115,14 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
   // The metrics row: both collection episodes succeeded (any answer does), usage counted once per
   // completion that answered (resends of a slow step are not paid twice).
   const row = JSON.parse(readFileSync(path.join(run.runDir, 'metrics.jsonl'), 'utf8').trim()) as {
+    temperature: number;
     train: { episodes: number; success: number };
     tokens: { prompt: number; completion: number; episodes: number };
     learner: { trajectories: number; samples: number };
     policyVersion: number;
     eval: { episodes: number };
   };
+  assert.equal(row.temperature, 0.7);
   assert.equal(row.train.episodes, 2);
   assert.equal(row.train.success, 1);
   const answered = requests.filter((r) => r.reply === 'text').length;
@@ -153,6 +158,8 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
     requests.some((r) => r.body.model === 'tti-v1'),
     'the eval asked the new model',
   );
+  const evalTemperatures = requests.filter((r) => r.body.model === 'tti-v1').map((r) => r.body.temperature);
+  assert.deepEqual([...new Set(evalTemperatures)], [0.3], "the eval samples at the schedule's last entry");
   assert.ok(
     requests.findIndex((r) => r.body.model === 'tti-v1') >
       requests.findLastIndex((r) => r.body.model === 'gemma-fake'),

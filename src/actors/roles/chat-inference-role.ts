@@ -3,8 +3,10 @@
 // in flight. The request carries everything the prompt needs (earlier replies, newest
 // screenshots), so any inference worker, or a restarted one, can answer any step. A new policy
 // version is a new served model name, announced by the learner on the weights socket.
+
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { finalTemperature } from '../../curriculum/temperature-schedule.js';
 import {
   apiKeyFrom,
   ChatClient,
@@ -68,7 +70,7 @@ export async function chatInferenceRole(ctx: RoleContext, endpoint: string): Pro
     },
   });
   const policy = new ChatPolicy(client, templates, {
-    temperature: ctx.config.temperature,
+    temperature: finalTemperature(ctx.config.temperature),
     topP: chat.top_p,
     maxTokens: chat.max_tokens,
     maxImages: chat.max_images,
@@ -112,7 +114,7 @@ export async function chatInferenceRole(ctx: RoleContext, endpoint: string): Pro
         const started = performance.now();
         ctx.setBusy(true);
         try {
-          const d = await policy.decide(contextOf(message, frames), model);
+          const d = await policy.decide(contextOf(message, frames), model, message.temperature);
           count('actions');
           count('promptTokens', d.usage.promptTokens);
           count('completionTokens', d.usage.completionTokens);

@@ -411,6 +411,7 @@ export const envRole: RoleMain = async (ctx) => {
           history,
           ...(chatPolicy ? {} : { trail }),
           greedy: assignment.greedy,
+          temperature: assignment.temperature,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
         frames,

@@ -101,17 +101,18 @@ export const inferenceRole: RoleMain = async (ctx) => {
     ctx.setBusy(true);
     if (slowMs > 0) await sleep(slowMs);
     const started = performance.now();
-    // Collection samples with the temperature, eval acts greedily: one forward pass per kind.
-    for (const greedy of [false, true]) {
-      const group = batch.filter((p) => p.message.greedy === greedy);
-      if (group.length === 0) continue;
+    // Collection samples with its iteration's temperature, eval acts greedily: one forward pass
+    // per way of choosing (one, or two while a periodic eval overlaps collection's tail).
+    const groups = new Map<string, Pending[]>();
+    for (const p of batch) {
+      const key = p.message.greedy ? 'greedy' : `t${p.message.temperature}`;
+      groups.set(key, [...(groups.get(key) ?? []), p]);
+    }
+    for (const group of groups.values()) {
+      const { greedy, temperature } = group[0]!.message;
       const decisions = policy.act(
         group.map((p) => toPolicyInput(p.message)),
-        {
-          greedy,
-          temperature: ctx.config.temperature,
-          random: random.next,
-        },
+        { greedy, temperature, topP: ctx.config.model.top_p, random: random.next },
       );
       await Promise.all(
         group.map((p, i) =>

@@ -14,6 +14,8 @@ export interface EpisodeSpec {
   split: 'train' | 'test';
   iteration: number;
   greedy: boolean;
+  /** the sampling temperature (collection; a chat policy's eval); a greedy tfjs policy ignores it */
+  temperature: number;
   toReplay: boolean;
 }
 

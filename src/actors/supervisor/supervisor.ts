@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
 import { evalSubset } from '../../curriculum/eval-subset.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
+import { finalTemperature } from '../../curriculum/temperature-schedule.js';
 import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
 import type { Logger } from '../../log/logger.js';
@@ -678,7 +679,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
             config.eval_sampling,
             (t) => templateIn(labels, t),
           ),
-          mode,
+          { ...mode, temperature: finalTemperature(config.temperature) },
         ).then((summary) => {
           if (summary === null) return;
           completed = true;

@@ -17,6 +17,7 @@ import { evalSubset } from '../../curriculum/eval-subset.js';
 import { horizonAt } from '../../curriculum/horizon-schedule.js';
 import { SeededRandom } from '../../curriculum/random.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
+import { finalTemperature, temperatureAt } from '../../curriculum/temperature-schedule.js';
 import type { Logger } from '../../log/logger.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../protocol.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
@@ -37,6 +38,8 @@ export interface LoopState {
 export interface MetricsRow {
   iteration: number;
   horizon: number;
+  /** the collection's sampling temperature */
+  temperature: number;
   policyVersion: number;
   envSteps: number;
   totalEnvSteps: number;
@@ -133,6 +136,10 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     split: mode === 'collect' ? 'train' : 'test',
     iteration,
     greedy: mode === 'eval',
+    temperature:
+      mode === 'collect'
+        ? temperatureAt(config.temperature, iteration)
+        : finalTemperature(config.temperature),
     toReplay: mode === 'collect',
   });
 
@@ -146,7 +153,10 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     deps.onPhase('collect', iteration, horizon);
     deps.event(
       'collect',
-      `iteration ${iteration}: collecting ${config.rollout_size} episodes at horizon ${horizon}`,
+      `iteration ${iteration}: collecting ${config.rollout_size} episodes at horizon ${horizon}` +
+        (typeof config.temperature === 'number'
+          ? ''
+          : `, temperature ${temperatureAt(config.temperature, iteration)}`),
     );
     const draws = Array.from(
       { length: config.rollout_size },
@@ -197,6 +207,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     const row: MetricsRow = {
       iteration,
       horizon,
+      temperature: temperatureAt(config.temperature, iteration),
       policyVersion: state.policyVersion,
       envSteps,
       totalEnvSteps: state.totals.envSteps,
@@ -252,7 +263,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
 export async function runEvalOnly(
   deps: Pick<LoopDeps, 'queue' | 'labels' | 'onPhase' | 'stopped' | 'runId'>,
   tasks: readonly TaskRef[],
-  options: { horizon: number; minTry: number; split: 'train' | 'test' },
+  options: { horizon: number; minTry: number; split: 'train' | 'test'; temperature: number },
 ): Promise<(EvalSummary & { results: EpisodeResultMessage[] }) | null> {
   deps.onPhase('eval', 0, options.horizon);
   const specs: EpisodeSpec[] = tasks.map((task, i) => ({
@@ -264,6 +275,7 @@ export async function runEvalOnly(
     split: options.split,
     iteration: 0,
     greedy: true,
+    temperature: options.temperature,
     toReplay: false,
   }));
   const results = await Promise.race([deps.queue.run(specs), deps.stopped.then(() => null)]);

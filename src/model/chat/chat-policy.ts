@@ -25,12 +25,19 @@ export class ChatPolicy {
     private readonly options: ChatPolicyOptions,
   ) {}
 
-  /** One step's reply from `model` (the served name changes as the learner publishes versions). */
-  async decide(ctx: EpisodeContext, model: string): Promise<ChatDecision> {
+  /**
+   * One step's reply from `model` (the served name changes as the learner publishes versions),
+   * sampled at `temperature` (the episode's; by default the options').
+   */
+  async decide(
+    ctx: EpisodeContext,
+    model: string,
+    temperature = this.options.temperature,
+  ): Promise<ChatDecision> {
     const messages = buildConversation(this.templates, ctx, this.options.maxImages);
     const completion = await this.client.complete(messages, {
       model,
-      temperature: this.options.temperature,
+      temperature,
       top_p: this.options.topP,
       max_tokens: this.options.maxTokens,
     });
