@@ -101,12 +101,14 @@ export const inferenceRole: RoleMain = async (ctx) => {
     ctx.setBusy(true);
     if (slowMs > 0) await sleep(slowMs);
     const started = performance.now();
-    // Collection samples with its iteration's temperature, eval acts greedily: one forward pass
-    // per way of choosing (one, or two while a periodic eval overlaps collection's tail).
+    // Collection samples at its episode's temperature, eval acts greedily: one forward pass per
+    // way of choosing in the batch.
     const groups = new Map<string, Pending[]>();
     for (const p of batch) {
       const key = p.message.greedy ? 'greedy' : `t${p.message.temperature}`;
-      groups.set(key, [...(groups.get(key) ?? []), p]);
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [p]);
+      else group.push(p);
     }
     for (const group of groups.values()) {
       const { greedy, temperature } = group[0]!.message;
