@@ -534,8 +534,8 @@ export function decide(
 
 /**
  * Zeroes every weight outside the nucleus: the fewest largest weights whose sum first reaches
- * `topP` of `total` (ties kept in candidate order, as vLLM keeps the token that crosses it).
- * Returns the nucleus's total.
+ * `topP` of `total` (the one that crosses it is kept, as vLLM keeps the token that does; equal
+ * weights go in candidate order). Returns the nucleus's total.
  */
 function keepNucleus(weights: Float64Array, total: number, topP: number): number {
   const order = Array.from(weights.keys())

@@ -6,7 +6,6 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { finalTemperature } from '../../curriculum/temperature-schedule.js';
 import {
   apiKeyFrom,
   ChatClient,
@@ -70,7 +69,6 @@ export async function chatInferenceRole(ctx: RoleContext, endpoint: string): Pro
     },
   });
   const policy = new ChatPolicy(client, templates, {
-    temperature: finalTemperature(ctx.config.temperature),
     topP: chat.top_p,
     maxTokens: chat.max_tokens,
     maxImages: chat.max_images,

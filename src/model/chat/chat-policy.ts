@@ -5,7 +5,6 @@ import type { ChatClient, ChatUsage } from './client.js';
 import { buildConversation, type EpisodeContext, type PromptTemplates } from './prompt.js';
 
 export interface ChatPolicyOptions {
-  temperature: number;
   topP: number;
   maxTokens: number;
   maxImages: number;
@@ -27,13 +26,9 @@ export class ChatPolicy {
 
   /**
    * One step's reply from `model` (the served name changes as the learner publishes versions),
-   * sampled at `temperature` (the episode's; by default the options').
+   * sampled at the episode's `temperature`.
    */
-  async decide(
-    ctx: EpisodeContext,
-    model: string,
-    temperature = this.options.temperature,
-  ): Promise<ChatDecision> {
+  async decide(ctx: EpisodeContext, model: string, temperature: number): Promise<ChatDecision> {
     const messages = buildConversation(this.templates, ctx, this.options.maxImages);
     const completion = await this.client.complete(messages, {
       model,
