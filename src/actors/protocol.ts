@@ -167,6 +167,8 @@ export const TaskAssignment = z.object({
   greedy: z.boolean(),
   /** the sampling temperature of the episode's iteration (config `temperature`) */
   temperature: z.number().nonnegative(),
+  /** the episode's sampling seed, from the run's: step k samples with mixSeeds(seed, k) */
+  seed: Count,
   /** send the trajectory to replay (collection); eval episodes are only reported */
   toReplay: z.boolean(),
 });
@@ -251,6 +253,11 @@ export const ActRequest = z.object({
   greedy: z.boolean(),
   /** the episode's sampling temperature (its task assignment's) */
   temperature: z.number().nonnegative(),
+  /**
+   * this step's sampling seed (as vLLM's per-request seed): the same seed draws the same action
+   * from the same logits, so a run collects the same episodes again; absent, inference's own stream
+   */
+  seed: Count.optional(),
   /** for chat policies: the task's site (prompt hints), the earlier replies in full, and the newest
    * screenshots (this step's included) as raw JPEG frames, by step */
   site: z.string().optional(),

@@ -1,6 +1,21 @@
 // A seeded random stream whose state can be saved and restored, so that a resumed run draws the
 // same tasks it would have drawn (mulberry32: 32 bits of state, plenty for sampling).
 
+/**
+ * One 32-bit seed from several numbers (a run's seed, an iteration, an episode, a step), well mixed
+ * (murmur3's finaliser after each part), so nearby inputs give unrelated streams.
+ */
+export function mixSeeds(...parts: readonly number[]): number {
+  let h = 0x9e3779b9;
+  for (const part of parts) {
+    h = Math.imul(h ^ (part >>> 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return h >>> 0;
+}
+
 export class SeededRandom {
   private s: number;
 

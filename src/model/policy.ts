@@ -395,17 +395,21 @@ export class TfjsPolicy {
   }
 
   /** One decision per input, from ONE batched forward pass. */
-  act(batch: PolicyInput[], options: ActOptions): PolicyDecision[] {
+  /**
+   * One decision per input. `randomFor` gives input b its own random source (a request's seed);
+   * without it all draw from `options.random`, in input order, so a seeded one draws the same
+   * samples batched or not.
+   */
+  act(batch: PolicyInput[], options: ActOptions, randomFor?: (b: number) => () => number): PolicyDecision[] {
     if (batch.length === 0) return [];
     this.alive();
     const features = this.featurizeBatch(batch, true);
     const flat = this.logits(features);
-    // In input order, so a seeded `random` draws the same samples batched or not.
     return features.candidates.map((candidates, b) =>
       decide(
         candidates,
         flat.subarray(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
-        options,
+        randomFor === undefined ? options : { ...options, random: randomFor(b) },
         redundantActions(candidates, batch[b]!),
       ),
     );

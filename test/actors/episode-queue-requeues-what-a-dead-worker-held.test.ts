@@ -15,6 +15,7 @@ const spec = (n: number): EpisodeSpec => ({
   iteration: 1,
   greedy: false,
   temperature: 1,
+  seed: n,
   toReplay: true,
 });
 

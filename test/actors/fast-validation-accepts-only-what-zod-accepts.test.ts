@@ -111,6 +111,7 @@ const SAMPLES: [keyof typeof Inbound, Json][] = [
       iteration: 0,
       greedy: true,
       temperature: 1,
+      seed: 7,
       toReplay: false,
     },
   ],

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { mixSeeds } from '../../curriculum/random.js';
 import {
   type AnswerJudge,
   BrowserEnv,
@@ -412,6 +413,7 @@ export const envRole: RoleMain = async (ctx) => {
           ...(chatPolicy ? {} : { trail }),
           greedy: assignment.greedy,
           temperature: assignment.temperature,
+          seed: mixSeeds(assignment.seed, step),
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
         frames,

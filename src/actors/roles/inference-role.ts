@@ -115,6 +115,11 @@ export const inferenceRole: RoleMain = async (ctx) => {
       const decisions = policy.act(
         group.map((p) => toPolicyInput(p.message)),
         { greedy, temperature, topP: ctx.config.model.top_p, random: random.next },
+        // A request's seed makes its draw independent of the batch and of arrival order.
+        (b) => {
+          const seed = group[b]!.message.seed;
+          return seed === undefined ? random.next : new SeededRandom(seed).next;
+        },
       );
       await Promise.all(
         group.map((p, i) =>

@@ -159,7 +159,11 @@ export const learnerRole: RoleMain = async (ctx) => {
       );
       if (batch === null)
         throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
-      const trajectories = batch.message.trajectories;
+      // By episode id, not in replay's arrival order (which the env workers' timing decides), so
+      // the same kept episodes train the same weights.
+      const trajectories = batch.message.trajectories
+        .slice()
+        .sort((a, b) => (a.episodeId < b.episodeId ? -1 : a.episodeId > b.episodeId ? 1 : 0));
       const steps = trajectories.flatMap((t) => trainingSteps(t));
       let checkpoint: string | null = null;
       let result: Awaited<ReturnType<typeof trainOn>> = {

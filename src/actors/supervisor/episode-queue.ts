@@ -16,6 +16,8 @@ export interface EpisodeSpec {
   greedy: boolean;
   /** the sampling temperature (collection; a chat policy's eval); a greedy tfjs policy ignores it */
   temperature: number;
+  /** the episode's sampling seed (derived from the run's seed) */
+  seed: number;
   toReplay: boolean;
 }
 

@@ -15,7 +15,7 @@
 import type { Config } from '../../config/schema.js';
 import { evalSubset } from '../../curriculum/eval-subset.js';
 import { horizonAt } from '../../curriculum/horizon-schedule.js';
-import { SeededRandom } from '../../curriculum/random.js';
+import { mixSeeds, SeededRandom } from '../../curriculum/random.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
 import { finalTemperature, temperatureAt } from '../../curriculum/temperature-schedule.js';
 import type { Logger } from '../../log/logger.js';
@@ -129,6 +129,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
 
   const spec = (task: TaskRef, iteration: number, mode: 'collect' | 'eval'): EpisodeSpec => ({
     episodeId: `${deps.runId}-i${iteration}-${mode === 'collect' ? 'c' : 'e'}${++episodeNumber}`,
+    seed: mixSeeds(config.seed, iteration, episodeNumber),
     taskFile: task.file,
     taskId: task.id,
     horizon: mode === 'collect' ? horizonAt(schedule, iteration) : config.eval_horizon,
@@ -276,6 +277,7 @@ export async function runEvalOnly(
     iteration: 0,
     greedy: true,
     temperature: options.temperature,
+    seed: mixSeeds(0, i + 1),
     toReplay: false,
   }));
   const results = await Promise.race([deps.queue.run(specs), deps.stopped.then(() => null)]);
