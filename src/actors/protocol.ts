@@ -255,7 +255,7 @@ export const ActRequest = z.object({
   temperature: z.number().nonnegative(),
   /**
    * this step's sampling seed (as vLLM's per-request seed): the same seed draws the same action
-   * from the same logits, so a run collects the same episodes again; absent, inference's own stream
+   * from the same logits, whatever the batch or arrival order; absent, inference's own stream
    */
   seed: Count.optional(),
   /** for chat policies: the task's site (prompt hints), the earlier replies in full, and the newest

@@ -127,9 +127,11 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
   const runPhase = async (specs: EpisodeSpec[]): Promise<EpisodeResultMessage[] | typeof STOPPED> =>
     untilStopped(deps.queue.run(specs));
 
-  const spec = (task: TaskRef, iteration: number, mode: 'collect' | 'eval'): EpisodeSpec => ({
+  const spec = (task: TaskRef, iteration: number, mode: 'collect' | 'eval', index: number): EpisodeSpec => ({
     episodeId: `${deps.runId}-i${iteration}-${mode === 'collect' ? 'c' : 'e'}${++episodeNumber}`,
-    seed: mixSeeds(config.seed, iteration, episodeNumber),
+    // By the episode's place in its phase, not the run's episode counter (which a resume restarts),
+    // so a resumed run samples as an uninterrupted one would.
+    seed: mixSeeds(config.seed, iteration, mode === 'collect' ? 0 : 1, index),
     taskFile: task.file,
     taskId: task.id,
     horizon: mode === 'collect' ? horizonAt(schedule, iteration) : config.eval_horizon,
@@ -163,7 +165,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       { length: config.rollout_size },
       () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
     );
-    const collected = await runPhase(draws.map((t) => spec(t, iteration, 'collect')));
+    const collected = await runPhase(draws.map((t, i) => spec(t, iteration, 'collect', i)));
     if (collected === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
     const envSteps = collected.reduce((n, r) => n + r.steps, 0);
@@ -191,7 +193,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     if (iteration % config.eval_every === 0 || iteration === config.iterations) {
       deps.onPhase('eval', iteration, config.eval_horizon);
       deps.event('eval', `iteration ${iteration}: eval on ${evalTasks.length} test tasks`);
-      const evaluated = await runPhase(evalTasks.map((t) => spec(t, iteration, 'eval')));
+      const evaluated = await runPhase(evalTasks.map((t, i) => spec(t, iteration, 'eval', i)));
       if (evaluated === STOPPED) return 'stopped';
       evaluatedResults = evaluated;
       state.totals.episodes += evaluated.length;
