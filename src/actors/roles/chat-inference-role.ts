@@ -112,7 +112,10 @@ export async function chatInferenceRole(ctx: RoleContext, endpoint: string): Pro
         const started = performance.now();
         ctx.setBusy(true);
         try {
-          const d = await policy.decide(contextOf(message, frames), model, message.temperature);
+          const d = await policy.decide(contextOf(message, frames), model, {
+            temperature: message.temperature,
+            seed: message.seed,
+          });
           count('actions');
           count('promptTokens', d.usage.promptTokens);
           count('completionTokens', d.usage.completionTokens);

@@ -10,6 +10,12 @@ export interface ChatPolicyOptions {
   maxImages: number;
 }
 
+/** How one step samples: the episode's temperature and the step's seed (absent: the server's own draw). */
+export interface StepSampling {
+  temperature: number;
+  seed?: number;
+}
+
 export interface ChatDecision {
   reply: string;
   usage: ChatUsage;
@@ -26,15 +32,16 @@ export class ChatPolicy {
 
   /**
    * One step's reply from `model` (the served name changes as the learner publishes versions),
-   * sampled at the episode's `temperature`.
+   * sampled at the episode's `temperature` with the step's `seed` when the env sent one.
    */
-  async decide(ctx: EpisodeContext, model: string, temperature: number): Promise<ChatDecision> {
+  async decide(ctx: EpisodeContext, model: string, draw: StepSampling): Promise<ChatDecision> {
     const messages = buildConversation(this.templates, ctx, this.options.maxImages);
     const completion = await this.client.complete(messages, {
       model,
-      temperature,
+      temperature: draw.temperature,
       top_p: this.options.topP,
       max_tokens: this.options.maxTokens,
+      ...(draw.seed === undefined ? {} : { seed: draw.seed }),
     });
     return { reply: completion.text, usage: completion.usage, attempts: completion.attempts };
   }

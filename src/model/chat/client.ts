@@ -21,6 +21,8 @@ export interface Sampling {
   temperature: number;
   top_p?: number;
   max_tokens: number;
+  /** vLLM's per-request seed: the same seed and prompt sample the same reply */
+  seed?: number;
 }
 
 export interface Completion {

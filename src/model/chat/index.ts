@@ -1,5 +1,5 @@
 // The chat-model policy over an OpenAI-compatible endpoint (docs/chat-policy.md): public API.
-export { type ChatDecision, ChatPolicy, type ChatPolicyOptions } from './chat-policy.js';
+export { type ChatDecision, ChatPolicy, type ChatPolicyOptions, type StepSampling } from './chat-policy.js';
 export {
   apiKeyFrom,
   ChatClient,
