@@ -311,9 +311,15 @@ export const TrajectoryAck = z.object({
 
 // --- samples: learner DEALER → replay ROUTER -------------------------------------------------------
 
-export const SampleRequest = z.object({ type: z.literal('sample_request'), maxTrajectories: Count });
+export const SampleRequest = z.object({
+  type: z.literal('sample_request'),
+  maxTrajectories: Count,
+  /** the draw's seed (the run's seed and the iteration): a resent request gets the same sample */
+  seed: Count,
+});
 export const SampleBatch = z.object({
   type: z.literal('sample_batch'),
+  /** in episode order (iteration, then place in its phase), whatever order replay received them in */
   trajectories: z.array(Trajectory),
 });
 

@@ -1,8 +1,22 @@
 // Which kept trajectories the learner trains on. TTI: when more than `count` pass the filter, draw
 // `count` without replacement with p ∝ 0.5·recency + 0.5·class, where recency is the buffer index
 // (normalised) and class is the inverse frequency of the trajectory's site (normalised), so recent
-// trajectories and rare sites are favoured.
+// trajectories and rare sites are favoured. Recency here is the episode's place in the run
+// (iteration, then place in its collection phase), not the order replay received it in, which the
+// env workers' timing decides: the same kept episodes and seed give the same sample.
 import type { Trajectory } from '../actors/protocol.js';
+
+const byPlace = new Intl.Collator('en', { numeric: true });
+
+/** Episode order: by iteration, then by episode id with numbers compared as numbers (…-c2 before …-c10). */
+export function episodeOrder(a: Trajectory, b: Trajectory): number {
+  return a.iteration - b.iteration || byPlace.compare(a.episodeId, b.episodeId);
+}
+
+/** A copy of `trajectories` in episode order. */
+export function inEpisodeOrder(trajectories: readonly Trajectory[]): Trajectory[] {
+  return trajectories.slice().sort(episodeOrder);
+}
 
 export function samplingWeights(trajectories: readonly Trajectory[]): number[] {
   const n = trajectories.length;
@@ -17,18 +31,23 @@ export function samplingWeights(trajectories: readonly Trajectory[]): number[] {
 }
 
 /**
- * `count` trajectories without replacement, weighted as TTI does; all of them, in order, when there
- * are no more than `count`. `random` returns uniform numbers in [0, 1) (seeded for resumable runs).
+ * `count` trajectories without replacement, weighted as TTI does (recency by episode order), in
+ * episode order; all of them when there are no more than `count`. `random` returns uniform numbers
+ * in [0, 1) (seeded by the caller, so a run's samples repeat).
  */
 export function sampleTrajectories(
   trajectories: readonly Trajectory[],
   count: number,
   random: () => number,
 ): Trajectory[] {
-  if (trajectories.length <= count) return [...trajectories];
-  const weights = samplingWeights(trajectories);
+  const ordered = inEpisodeOrder(trajectories);
+  if (ordered.length <= count) return ordered;
+  const weights = samplingWeights(ordered);
   // Efraimidis–Spirakis: the `count` largest keys u^(1/w) are a weighted sample without replacement.
-  const keyed = trajectories.map((t, i) => ({ t, key: random() ** (1 / weights[i]!) }));
+  const keyed = ordered.map((t, i) => ({ t, i, key: random() ** (1 / weights[i]!) }));
   keyed.sort((a, b) => b.key - a.key);
-  return keyed.slice(0, count).map((k) => k.t);
+  return keyed
+    .slice(0, count)
+    .sort((a, b) => a.i - b.i)
+    .map((k) => k.t);
 }

@@ -70,7 +70,7 @@ const SAMPLES: [keyof typeof Inbound, Json][] = [
   ],
   ['trajectoriesToReplay', trajectory],
   ['trajectoriesToEnv', { type: 'trajectory_ack', episodeId: 'e1', kept: true, duplicate: false }],
-  ['samplesToReplay', { type: 'sample_request', maxTrajectories: 64 }],
+  ['samplesToReplay', { type: 'sample_request', maxTrajectories: 64, seed: 7 }],
   ['samplesToLearner', { type: 'sample_batch', trajectories: [trajectory] }],
   [
     'weightsToInference',

@@ -84,7 +84,8 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
   );
   // Every request carries its step's seed (vLLM's per-request seed): a retry resends the same
   // seed, the next step draws with another.
-  for (const r of collect) assert.ok(Number.isInteger(r.body.seed), `a seed in ${JSON.stringify(r.body.seed)}`);
+  for (const r of collect)
+    assert.ok(Number.isInteger(r.body.seed), `a seed in ${JSON.stringify(r.body.seed)}`);
   const seeds = requests.slice(0, 4).map((r) => r.body.seed);
   assert.equal(seeds[1], seeds[0], "the 429's retry is step 0 again");
   assert.equal(seeds[3], seeds[2], "the timeout's retry is step 1 again");

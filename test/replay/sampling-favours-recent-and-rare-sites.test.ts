@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Trajectory } from '../../src/actors/protocol.js';
+import { SeededRandom } from '../../src/curriculum/random.js';
 import { sampleTrajectories, samplingWeights } from '../../src/replay/sample.js';
 
-const make = (i: number, site: string): Trajectory => ({
+const make = (i: number, site: string, iteration = 1): Trajectory => ({
   type: 'trajectory',
-  episodeId: `e${i}`,
+  episodeId: `run-i${iteration}-c${i}`,
   taskId: `t${i}`,
   site,
   intent: 'a task',
   horizon: 10,
-  iteration: 1,
+  iteration,
   reward: 1,
   answer: 'x',
   steps: [],
@@ -51,4 +52,32 @@ test('a weighted draw without replacement favours the rare site and never repeat
 test('with no more than the count, every trajectory is used in order', () => {
   const buffer = [make(0, 'a'), make(1, 'b')];
   assert.deepEqual(sampleTrajectories(buffer, 5, lcg(1)), buffer);
+});
+
+test('a sample follows episode order and its seed, not the order replay received the trajectories in', () => {
+  // Two iterations of 30, the second's place numbers past 9 (c10 comes after c9, not after c1).
+  const inOrder = [
+    ...Array.from({ length: 30 }, (_, i) => make(i + 1, i % 3 === 0 ? 'reddit' : 'shopping', 1)),
+    ...Array.from({ length: 30 }, (_, i) => make(i + 1, i % 3 === 0 ? 'reddit' : 'shopping', 2)),
+  ];
+  const arrived = new SeededRandom(3).sample(inOrder, inOrder.length);
+  assert.notDeepEqual(arrived, inOrder);
+  const ids = (ts: Trajectory[]) => ts.map((t) => t.episodeId);
+
+  assert.deepEqual(
+    ids(sampleTrajectories(arrived, 100, Math.random)),
+    ids(inOrder),
+    'all of them, in episode order',
+  );
+  const sample = sampleTrajectories(arrived, 20, new SeededRandom(9).next);
+  assert.deepEqual(ids(sample), ids(sampleTrajectories(inOrder, 20, new SeededRandom(9).next)));
+  assert.deepEqual(
+    ids(sample),
+    ids(inOrder.filter((t) => sample.includes(t))),
+    'the sample itself in episode order',
+  );
+  assert.notDeepEqual(ids(sample), ids(sampleTrajectories(arrived, 20, new SeededRandom(10).next)));
+  // Recency is by iteration: the later iteration is drawn more.
+  const late = sample.filter((t) => t.iteration === 2).length;
+  assert.ok(late > 10, `${late} of 20 from iteration 2`);
 });

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { mixSeeds } from '../../curriculum/random.js';
 import { exportSft } from '../../export/sft.js';
 import { apiKeyFrom, ChatClient, loadPromptTemplates } from '../../model/chat/index.js';
 import type { TrainedMessage } from '../protocol.js';
@@ -110,7 +111,11 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
     ctx.setBusy(true);
     try {
       const batch = await samples.request(
-        { type: 'sample_request', maxTrajectories: ctx.config.actor_trajectories },
+        {
+          type: 'sample_request',
+          maxTrajectories: ctx.config.actor_trajectories,
+          seed: mixSeeds(ctx.config.seed, command.iteration),
+        },
         () => true,
         SAMPLE_TIMEOUT_MS,
       );

@@ -7,7 +7,7 @@
 // while it trains (a learner silent for `heartbeat_timeout_ms` is taken for hung).
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { SeededRandom } from '../../curriculum/random.js';
+import { mixSeeds, SeededRandom } from '../../curriculum/random.js';
 import {
   BcTrainer,
   CheckpointStore,
@@ -153,17 +153,18 @@ export const learnerRole: RoleMain = async (ctx) => {
     let reply: TrainedMessage;
     try {
       const batch = await samples.request(
-        { type: 'sample_request', maxTrajectories: ctx.config.actor_trajectories },
+        {
+          type: 'sample_request',
+          maxTrajectories: ctx.config.actor_trajectories,
+          seed: mixSeeds(ctx.config.seed, command.iteration),
+        },
         () => true,
         SAMPLE_TIMEOUT_MS,
       );
       if (batch === null)
         throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
-      // By episode id, not in replay's arrival order (which the env workers' timing decides), so
-      // the same kept episodes train the same weights.
-      const trajectories = batch.message.trajectories
-        .slice()
-        .sort((a, b) => (a.episodeId < b.episodeId ? -1 : a.episodeId > b.episodeId ? 1 : 0));
+      // In episode order (replay's promise), so the same kept episodes train the same weights.
+      const trajectories = batch.message.trajectories;
       const steps = trajectories.flatMap((t) => trainingSteps(t));
       let checkpoint: string | null = null;
       let result: Awaited<ReturnType<typeof trainOn>> = {

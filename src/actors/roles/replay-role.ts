@@ -1,6 +1,7 @@
 // The replay role: receives finished trajectories, keeps the successful ones (TTI's filter) in a
 // durable append-only log (src/replay), and serves samples of them to the learner.
 import path from 'node:path';
+import { SeededRandom } from '../../curriculum/random.js';
 import { isKept } from '../../replay/filter.js';
 import { ReplayLog } from '../../replay/replay-log.js';
 import { sampleTrajectories } from '../../replay/sample.js';
@@ -57,7 +58,11 @@ export const replayRole: RoleMain = async (ctx) => {
   });
   const serving = samples.serve(async ({ message, peer }) => {
     if (peer === null) return;
-    const batch = sampleTrajectories(log.trajectories(), message.maxTrajectories, Math.random);
+    const batch = sampleTrajectories(
+      log.trajectories(),
+      message.maxTrajectories,
+      new SeededRandom(message.seed).next,
+    );
     await samples
       .sendTo(peer, { type: 'sample_batch', trajectories: batch })
       .catch((error: Error) => ctx.log.warn(`sample batch lost: ${error.message}`));

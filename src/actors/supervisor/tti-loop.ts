@@ -120,7 +120,6 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
   const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed, config.eval_sampling, (t) =>
     templateIn(deps.labels, t),
   );
-  let episodeNumber = 0;
   const untilStopped = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
     Promise.race([p, deps.stopped.then((): typeof STOPPED => STOPPED)]);
 
@@ -128,9 +127,10 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     untilStopped(deps.queue.run(specs));
 
   const spec = (task: TaskRef, iteration: number, mode: 'collect' | 'eval', index: number): EpisodeSpec => ({
-    episodeId: `${deps.runId}-i${iteration}-${mode === 'collect' ? 'c' : 'e'}${++episodeNumber}`,
-    // By the episode's place in its phase, not the run's episode counter (which a resume restarts),
-    // so a resumed run samples as an uninterrupted one would.
+    // Numbered and seeded by the episode's place in its phase, not by a run-wide counter (which a
+    // resume restarts), so a resumed run samples and orders its episodes (replay's episode order)
+    // as an uninterrupted one would.
+    episodeId: `${deps.runId}-i${iteration}-${mode === 'collect' ? 'c' : 'e'}${index + 1}`,
     seed: mixSeeds(config.seed, iteration, mode === 'collect' ? 0 : 1, index),
     taskFile: task.file,
     taskId: task.id,
