@@ -16,7 +16,7 @@ import { readMiniwobResult, sameTaskPage, startMiniwobEpisode } from './miniwob/
 import { miniwobVerdict } from './miniwob/verdict.js';
 import { RECHECK_NOTE } from './notes.js';
 import type { ElementRef } from './observation/ax-tree.js';
-import { type Observation, type ObservationOptions, observe } from './observation/observe.js';
+import { type Observation, type ObservationOptions, observe, stillLoading } from './observation/observe.js';
 import {
   type ActedElement,
   type EndReason,
@@ -357,16 +357,22 @@ export class BrowserEnv {
     return this.episode?.task ?? null;
   }
 
-  /** Observes; a navigation that lands mid-observation gets the page a moment to load, then a retry (as WebArena does). */
+  /**
+   * Observes; a navigation that lands mid-observation, or a page caught still loading (a form
+   * submitted by Enter can start navigating after the step's settle found the old page quiet, more
+   * often on a busy machine), gets the page time to load, then another look (as WebArena retries).
+   */
   private async observeNow(session: EpisodeSession, options: ObservationOptions) {
     for (let attempt = 0; ; attempt++) {
+      let seen: Awaited<ReturnType<typeof observe>> | null = null;
       try {
-        return await observe(session.current, await session.client(), options);
+        seen = await observe(session.current, await session.client(), options);
       } catch (e) {
         if (attempt >= 2 || session.crashed || session.current.isClosed()) throw e;
-        if (!(await session.settle(this.config.loadCapMs ?? 10_000, this.config.quietMs)))
-          await session.stopLoading();
       }
+      if (seen !== null && (attempt >= 2 || !stillLoading(seen.observation))) return seen;
+      if (!(await session.settle(this.config.loadCapMs ?? 10_000, this.config.quietMs)))
+        await session.stopLoading();
     }
   }
 

@@ -26,7 +26,7 @@ export {
 } from './evaluators/webvoyager-judge.js';
 export type { Bounds, ObservationNode } from './observation/ax-tree.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
-export { TRUNCATION_MARKER } from './observation/observe.js';
+export { stillLoading, TRUNCATION_MARKER } from './observation/observe.js';
 export type {
   ActedElement,
   EndReason,

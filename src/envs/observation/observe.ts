@@ -40,6 +40,15 @@ export interface ObservationWithElements {
 
 export const TRUNCATION_MARKER = '[… observation truncated:';
 
+/**
+ * The observed document was still loading: Chrome marks the tree's root busy (an empty "Loading …"
+ * page while a submitted form's navigation is under way).
+ */
+export function stillLoading(observation: Pick<Observation, 'nodes'>): boolean {
+  const root = observation.nodes.find((n) => n.role === 'RootWebArea');
+  return root !== undefined && (root.properties.busy === '1' || root.properties.busy === 'True');
+}
+
 /** WebArena's tab header; titles that cannot be read degrade to "Tab i". */
 export async function tabHeader(pages: readonly Page[], current: Page): Promise<string> {
   try {

@@ -1,5 +1,5 @@
 import type { Action, BrowserEnv, Observation, ObservationNode, StepResult } from '../../index.js';
-import { describeAction, VIEWPORT } from '../../index.js';
+import { describeAction, stillLoading, VIEWPORT } from '../../index.js';
 
 /** The oracle could not go on: what it looked for and where. Becomes a failure's `why`. */
 export class OracleError extends Error {
@@ -81,8 +81,7 @@ export class Driver {
 
   /** The observed document is still loading (its root is marked busy). */
   loading(): boolean {
-    const root = this.nodes.find((n) => n.role === 'RootWebArea');
-    return root !== undefined && (root.properties.busy === '1' || root.properties.busy === 'True');
+    return stillLoading(this.obs);
   }
 
   // ---- reading the observation ----------------------------------------------------------------
