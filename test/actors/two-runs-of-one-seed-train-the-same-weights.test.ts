@@ -56,9 +56,8 @@ test('two runs of one seed with different numbers of env workers train byte-iden
   ];
   await Promise.all(runs.map((r, i) => r.startForeground(sets(i + 1, r.runDir), false)));
   const codes = await Promise.all(runs.map((r) => r.foregroundExit(240000)));
-  codes.forEach((code, i) =>
-    assert.equal(code, 0, `run ${i} exited with ${code}:\n${runs[i]!.foregroundOutput.slice(-3000)}`),
-  );
+  for (const [i, code] of codes.entries())
+    assert.equal(code, 0, `run ${i} exited with ${code}:\n${runs[i]!.foregroundOutput.slice(-3000)}`);
 
   const [a, b] = runs.map((r) => r.runDir) as [string, string];
   // The same episodes were kept, and each did the same things.
