@@ -9,12 +9,12 @@ import type { Trajectory } from '../actors/protocol.js';
 const byPlace = new Intl.Collator('en', { numeric: true });
 
 /** Episode order: by iteration, then by episode id with numbers compared as numbers (…-c2 before …-c10). */
-export function episodeOrder(a: Trajectory, b: Trajectory): number {
+function episodeOrder(a: Trajectory, b: Trajectory): number {
   return a.iteration - b.iteration || byPlace.compare(a.episodeId, b.episodeId);
 }
 
 /** A copy of `trajectories` in episode order. */
-export function inEpisodeOrder(trajectories: readonly Trajectory[]): Trajectory[] {
+function inEpisodeOrder(trajectories: readonly Trajectory[]): Trajectory[] {
   return trajectories.slice().sort(episodeOrder);
 }
 
