@@ -47,6 +47,8 @@ export const FaultConfig = z
     /** a fault worker crashes this long after it registers (null: only on command) */
     crash_after_ms: NonNegativeInt.nullable().default(null),
     crash_message: z.string().default('injected crash'),
+    /** a fault worker starts its role this long after registering (a slow start, as an env worker launching its browser) */
+    start_delay_ms: NonNegativeInt.default(0),
   })
   .prefault({});
 

@@ -145,6 +145,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
   process.on('SIGINT', () => void stop(5000, 'SIGINT'));
 
   const early: RoleCommand[] = [];
+  const earlyFaults: Fault[] = [];
   const counters: Record<string, number> = {};
   const labels: Record<string, string> = {};
   let lastHeardFromSupervisor = Date.now();
@@ -201,7 +202,10 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
         return;
       case 'slow':
       case 'host-down':
-        role?.injectFault?.(fault);
+        // The role's own faults: one that arrives before the role is up (an env worker still
+        // launching its browser) waits for it, as early commands do, rather than being lost.
+        if (role === null) earlyFaults.push(fault);
+        else role.injectFault?.(fault);
         return;
     }
   };
@@ -269,6 +273,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     if (role.onCommand) role.onCommand(command);
     else log.warn(`ignored a '${command.command}' command: the ${args.role} role has no use for it`);
   }
+  for (const fault of earlyFaults.splice(0)) role.injectFault?.(fault);
   // The process lives until a command, a signal or the supervisor's absence ends it.
   return new Promise<never>(() => {
     setInterval(() => undefined, 1 << 30);
