@@ -18,16 +18,7 @@ test('a role fault sent before the role is up reaches it once it starts', async 
   const run = RunFixture.create();
   t.after(() => run.cleanup());
   await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=5000']);
-  const injected = await runCli([
-    'inject',
-    '--run-dir',
-    run.runDir,
-    '--worker',
-    'fault-0',
-    '--fault',
-    'slow',
-  ]);
-  assert.equal(injected.code, 0, injected.stderr);
+  await run.inject('fault-0', 'slow');
 
   const after = await run.waitFor(
     (s) => (s.workers.find((w) => w.id === 'fault-0')?.counters.slow ?? 0) > 0,

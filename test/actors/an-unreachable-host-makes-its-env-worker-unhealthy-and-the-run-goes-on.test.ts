@@ -20,16 +20,7 @@ test('an unreachable host makes its env worker unhealthy, its tasks go elsewhere
   // Iterations enough that the run outlasts the outage (any-answer episodes are short).
   await run.startDetached([...tinyRun(tasks, 20), 'workers.env=2', `rollout_size=${ROLLOUT}`]);
 
-  const injected = await runCli([
-    'inject',
-    '--run-dir',
-    run.runDir,
-    '--worker',
-    'env-0',
-    '--fault',
-    'host-down',
-  ]);
-  assert.equal(injected.code, 0, injected.stderr);
+  await run.inject('env-0', 'host-down');
   const down = await run.waitFor((s) => env(s, 'env-0').state === 'unhealthy', 30_000, 'env-0 unhealthy');
   assert.match(env(down, 'env-0').labels.host ?? '', /^unreachable since .*ECONNREFUSED/);
   assert.equal(env(down, 'env-0').restarts, 0, 'an unreachable host is not a crash');

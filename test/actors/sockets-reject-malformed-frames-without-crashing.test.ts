@@ -9,7 +9,7 @@ import { pack } from 'msgpackr';
 import * as zmq from 'zeromq';
 import type { StatusSnapshot } from '../../src/actors/protocol.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
-import { RunFixture, runCli } from '../helpers/run-fixture.js';
+import { RunFixture } from '../helpers/run-fixture.js';
 
 const run = RunFixture.create();
 let info: SupervisorInfo;
@@ -73,16 +73,7 @@ test('every bound socket counts and drops malformed frames and unknown types', a
 
 test("a worker's garbage on the control socket is rejected by the supervisor", async () => {
   const before = await run.waitFor(() => true, 5000, 'status');
-  const result = await runCli([
-    'inject',
-    '--run-dir',
-    run.runDir,
-    '--worker',
-    'fault-0',
-    '--fault',
-    'garbage',
-  ]);
-  assert.equal(result.code, 0, result.stderr);
+  await run.inject('fault-0', 'garbage');
   const after = await run.waitFor(
     (s) => s.rejectedFrames >= before.rejectedFrames + 2,
     5000,

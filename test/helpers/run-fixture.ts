@@ -91,6 +91,14 @@ export class RunFixture {
     });
   }
 
+  /** `tti-run inject` through the real CLI; throws if it does not exit 0. */
+  async inject(workerId: string, fault: string): Promise<void> {
+    const args = ['inject', '--run-dir', this.runDir, '--worker', workerId, '--fault', fault];
+    const result = await runCli(args);
+    if (result.code !== 0)
+      throw new Error(`inject ${fault} into ${workerId} failed (${result.code}): ${result.stderr}`);
+  }
+
   async status(): Promise<StatusSnapshot | null> {
     const result = await runCli(['status', '--run-dir', this.runDir, '--json'], 10000);
     if (result.code !== 0) return null;
