@@ -1,4 +1,5 @@
 // The CLI's side of the status socket: one request, one reply, a bounded wait.
+import { existsSync, readFileSync } from 'node:fs';
 import { type CurveKeys, curveFor } from '../actors/curve.js';
 import { Inbound } from '../actors/protocol.js';
 import { Channel, RejectedFrames, Requester, type SocketTuning } from '../actors/transport.js';
@@ -42,8 +43,16 @@ export class StatusClient {
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process its parent has not reaped yet (a zombie) still takes signal 0, but it is
+  // gone: `kill -9` then `--resume` must not find it "running". Linux says so in /proc.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch (error) {
+    // no /proc (macOS): trust the signal; the entry vanished meanwhile: gone
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self/stat');
   }
 }
