@@ -256,6 +256,14 @@ export const Config = z.strictObject({
       error: 'expected a temperature ≥ 0, or a list of them (one per iteration)',
     })
     .default(1.0),
+  /**
+   * factors the collection's episodes take in turn (episode k: temperature × spread[k mod n]);
+   * [1] samples every episode at the iteration's temperature, as TTI does
+   */
+  temperature_spread: z
+    .array(z.number().positive(), { error: 'expected a list of factors > 0, e.g. [1, 0.5]' })
+    .min(1)
+    .default([1]),
   /** external WebArena host (TTI's key); null runs the embedded MiniArena */
   webarena_host: z.string().nullable().default(null),
   tasks: TasksConfig,

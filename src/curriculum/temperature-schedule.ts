@@ -11,6 +11,22 @@ export function temperatureAt(temperature: number | readonly number[], iteration
   return temperature[Math.min(iteration, temperature.length) - 1]!;
 }
 
+/**
+ * The temperature of collection episode `index` (0-based place in its phase): the iteration's
+ * temperature times the spread's factors in turn. A spread gives one iteration episodes at several
+ * temperatures, as Ape-X gives each actor its own exploration rate: the sharper draws find the
+ * multi-step action paths the policy already leans towards, the wider ones keep trying the rest.
+ */
+export function episodeTemperature(
+  temperature: number | readonly number[],
+  spread: readonly number[],
+  iteration: number,
+  index: number,
+): number {
+  if (spread.length === 0) throw new RangeError('a temperature spread needs at least one factor');
+  return temperatureAt(temperature, iteration) * spread[index % spread.length]!;
+}
+
 /** The temperature a run ends at: what a chat policy's eval samples with. */
 export function finalTemperature(temperature: number | readonly number[]): number {
   if (typeof temperature === 'number') return temperature;

@@ -17,7 +17,11 @@ import { evalSubset } from '../../curriculum/eval-subset.js';
 import { horizonAt } from '../../curriculum/horizon-schedule.js';
 import { mixSeeds, SeededRandom } from '../../curriculum/random.js';
 import type { TaskRef } from '../../curriculum/task-sampler.js';
-import { finalTemperature, temperatureAt } from '../../curriculum/temperature-schedule.js';
+import {
+  episodeTemperature,
+  finalTemperature,
+  temperatureAt,
+} from '../../curriculum/temperature-schedule.js';
 import type { Logger } from '../../log/logger.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../protocol.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
@@ -141,7 +145,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     greedy: mode === 'eval',
     temperature:
       mode === 'collect'
-        ? temperatureAt(config.temperature, iteration)
+        ? episodeTemperature(config.temperature, config.temperature_spread, iteration, index)
         : finalTemperature(config.temperature),
     toReplay: mode === 'collect',
   });
@@ -159,7 +163,8 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       `iteration ${iteration}: collecting ${config.rollout_size} episodes at horizon ${horizon}` +
         (typeof config.temperature === 'number'
           ? ''
-          : `, temperature ${temperatureAt(config.temperature, iteration)}`),
+          : `, temperature ${temperatureAt(config.temperature, iteration)}`) +
+        (config.temperature_spread.length > 1 ? ` × [${config.temperature_spread.join(', ')}] in turn` : ''),
     );
     const draws = Array.from(
       { length: config.rollout_size },
