@@ -13,9 +13,9 @@ export function temperatureAt(temperature: number | readonly number[], iteration
 
 /**
  * The temperature of collection episode `index` (0-based place in its phase): the iteration's
- * temperature times the spread's factors in turn. A spread gives one iteration episodes at several
- * temperatures, as Ape-X gives each actor its own exploration rate: the sharper draws find the
- * multi-step action paths the policy already leans towards, the wider ones keep trying the rest.
+ * temperature times the spread's factors in turn, so one iteration samples at several
+ * temperatures, as Ape-X gives each actor its own exploration rate (on MiniArena [1, 0.5] shifted
+ * what runs learn toward action templates but not their score: docs/results.md).
  */
 export function episodeTemperature(
   temperature: number | readonly number[],

@@ -78,7 +78,7 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
   const collect = requests.filter((r) => r.body.model === 'gemma-fake');
   assert.ok(collect.length >= 6);
   assert.deepEqual(
-    [...new Set(collect.map((r) => r.body.temperature))].sort(),
+    [...new Set(collect.map((r) => Number(r.body.temperature)))].sort((a, b) => a - b),
     [0.7 * 0.5, 0.7],
     'episode 1 at 0.7, episode 2 at 0.35',
   );
