@@ -72,6 +72,13 @@ export interface BrowserEnvConfig {
   viewport?: { width: number; height: number };
   /** MiniWoB++ pages: core.EPISODE_MAX_TIME, so the page's own timeout stays out of the way (BrowserGym: 1e6 ms). */
   miniwobEpisodeMaxTimeMs?: number;
+  /** MiniWoB++ pages: take the human display (reward, timer, instruction) out of the page (BrowserGym's default, true). */
+  miniwobRemoveHumanDisplay?: boolean;
+  /**
+   * Whether `stop [answer]` is an action of the task (default true). MiniWoB++'s pages end their
+   * episodes themselves: there a stop is an invalid action (a note), as in BrowserGym's action set.
+   */
+  offerStop?: boolean;
 }
 
 export interface ResetOptions {
@@ -105,6 +112,10 @@ export class EpisodeSetupError extends Error {
 }
 
 export { RECHECK_NOTE };
+
+/** The note for a stop on a task that offers none. */
+export const NO_STOP_NOTE =
+  'this task offers no ANSWER/stop: the page ends the episode itself once the task is done';
 
 class StepTimeout extends Error {
   override name = 'StepTimeout';
@@ -229,6 +240,7 @@ export class BrowserEnv {
               task.miniwob.seed,
               this.config.miniwobEpisodeMaxTimeMs ?? 1_000_000,
               loadCap,
+              this.config.miniwobRemoveHumanDisplay ?? true,
             );
             started = { ...task, intent: utterance };
           }
@@ -241,6 +253,7 @@ export class BrowserEnv {
       const minTry = Math.max(1, opts.minTry ?? this.config.minTry ?? 1);
       const startedAt = Date.now();
       const observationOptions: ObservationOptions = {
+        ...(this.config.viewport ? { viewport: this.config.viewport } : {}),
         ...this.config.observation,
         ...(opts.screenshot === undefined ? {} : { screenshot: opts.screenshot }),
       };
@@ -385,7 +398,11 @@ export class BrowserEnv {
     const ep = this.episode;
     if (!ep) throw new Error('step() before reset(): start an episode with reset(task) first');
     const reply = typeof replyOrAction === 'string' ? replyOrAction : null;
-    const action = typeof replyOrAction === 'string' ? this.parse(replyOrAction) : replyOrAction;
+    const parsed = typeof replyOrAction === 'string' ? this.parse(replyOrAction) : replyOrAction;
+    const action: Action =
+      parsed.type === 'stop' && this.config.offerStop === false
+        ? { type: 'none', error: NO_STOP_NOTE }
+        : parsed;
     const started = Date.now();
     const step: StepRecord = {
       index: ep.steps.length,

@@ -25,6 +25,12 @@ export {
   webVoyagerVerdict,
 } from './evaluators/webvoyager-judge.js';
 export type { Bounds, ObservationNode } from './observation/ax-tree.js';
+export {
+  NODE_STATES,
+  nodeStates,
+  type ObservationColumns,
+  observationColumns,
+} from './observation/columns.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
 export { stillLoading, TRUNCATION_MARKER } from './observation/observe.js';
 export type {

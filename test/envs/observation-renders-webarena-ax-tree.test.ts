@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { newEpisodeContext } from '../../src/envs/browser/launch.js';
 import { EpisodeSession } from '../../src/envs/browser/session.js';
 import { launchBrowser, type ObservationOptions, TRUNCATION_MARKER } from '../../src/envs/index.js';
+import { nodeStates, observationColumns } from '../../src/envs/observation/columns.js';
 import { observe } from '../../src/envs/observation/observe.js';
 import { page, serve, type TestServer } from './support/server.js';
 
@@ -76,6 +77,31 @@ const LONG = page(
   Array.from({ length: 400 }, (_, i) => `<p><a href="/p${i}">link number ${i}</a></p>`).join(''),
 );
 
+// A <span> link inside running text that already contains its word, controls with states, and a
+// text far below the fold.
+const FLAGS = page(
+  'Flags',
+  `<p>Lorem ipsum dolor sit amet <span id="l">amet</span>.</p>
+<button>Go</button>
+<input type="checkbox" checked aria-label="Agree">
+<input type="text" aria-label="Name" required>
+<div style="position:absolute;top:2000px">Far below</div>
+<script>document.getElementById('l').addEventListener('click', () => {});</script>`,
+);
+
+// BrowserGym's flags after each name; the span's text takes clicks itself, so WebArena's clean-up
+// (its word is in the line before) spares it, while the '.' goes as usual (the URL has one). A
+// button without a listener is not clickable to Chrome's DOMSnapshot (nor to BrowserGym).
+const FLAGS_GOLDEN = `Tab 0 (current): Flags
+
+[N] RootWebArea 'Flags', visible focused: True url: URL
+\t[N] StaticText 'Lorem ipsum dolor sit amet ', visible
+\t[N] StaticText 'amet', clickable, visible
+\t[N] button 'Go', visible
+\t[N] checkbox 'Agree', clickable, visible checked: true
+\t[N] textbox 'Name', clickable, visible required: True
+\t[N] StaticText 'Far below'`;
+
 let server: TestServer;
 let browser: Browser;
 before(async () => {
@@ -85,6 +111,7 @@ before(async () => {
     '/long': LONG,
     '/tricky': TRICKY,
     '/other': page('Other tab', '<p>hi</p>'),
+    '/flags': FLAGS,
   });
   browser = await launchBrowser();
 });
@@ -119,6 +146,57 @@ test('the accessibility tree renders in WebArena text form (golden lines)', asyn
   assert.equal(link.depth, 2);
   assert.deepEqual(observation.nodes.find((n) => n.role === 'checkbox')!.properties, { checked: 'true' });
   await context.close();
+});
+
+test('every node carries clickable, focusable, editable and visible; the text shows them only with flags on', async () => {
+  const off = await observeAt('/flags');
+  await off.context.close();
+  assert.doesNotMatch(off.observation.text, /, (clickable|visible)/, 'WebArena text by default');
+  assert.doesNotMatch(
+    off.observation.text,
+    /StaticText 'amet'/,
+    "WebArena's clean-up drops the repeated word",
+  );
+  const { observation, context } = await observeAt('/flags', { flags: true });
+  await context.close();
+  const normalized = observation.text.replace(/\[-?\d+\]/g, '[N]').replace(/url: \S+/g, 'url: URL');
+  assert.equal(normalized, FLAGS_GOLDEN);
+  const node = (role: string, name: string) =>
+    observation.nodes.find((n) => n.role === role && n.name === name)!;
+  const flags = (role: string, name: string) => {
+    const n = node(role, name);
+    return [n.clickable, n.focusable, n.editable, n.visible];
+  };
+  assert.deepEqual(flags('StaticText', 'amet'), [true, false, false, true]);
+  assert.deepEqual(flags('StaticText', 'Lorem ipsum dolor sit amet '), [false, false, false, true]);
+  assert.deepEqual(flags('button', 'Go'), [false, true, false, true]);
+  assert.deepEqual(flags('textbox', 'Name'), [true, true, true, true]);
+  assert.deepEqual(flags('StaticText', 'Far below'), [false, false, false, false]);
+  // The columns a trainable policy gets: flags as 0/1, true states in order, integer boxes.
+  const columns = observationColumns(observation.nodes, { width: 1280, height: 720 });
+  const at = (role: string, name: string) => observation.nodes.indexOf(node(role, name));
+  assert.equal(columns.states[at('checkbox', 'Agree')], 'checked');
+  assert.equal(columns.states[at('textbox', 'Name')], 'required');
+  assert.equal(columns.states[at('button', 'Go')], '');
+  assert.equal(columns.editable[at('textbox', 'Name')], 1);
+  assert.equal(columns.clickable[at('StaticText', 'amet')], 1);
+  assert.equal(columns.visible[at('StaticText', 'Far below')], 0);
+  const go = node('button', 'Go').bounds!;
+  const i = at('button', 'Go');
+  assert.deepEqual(
+    [columns.x[i], columns.y[i], columns.w[i], columns.h[i]],
+    go.map((v) => Math.round(v)),
+  );
+  for (const key of ['x', 'y', 'w', 'h'] as const) assert.ok(columns[key].every(Number.isInteger), key);
+  assert.equal(
+    nodeStates({ expanded: 'False', checked: 'mixed', focused: 'True', disabled: 'False' }),
+    'mixed focused',
+  );
+  assert.equal(
+    nodeStates({ required: 'True', selected: 'True', pressed: 'true' }),
+    'selected pressed required',
+  );
+  assert.ok((columns.y[at('StaticText', 'Far below')] ?? 0) >= 2000);
 });
 
 test("boxes from one layout snapshot equal WebArena's per-node getBoundingClientRect", async () => {

@@ -1,4 +1,5 @@
 import type { CDPSession } from 'playwright-core';
+import { VIEWPORT } from '../browser/launch.js';
 import { pyRepr, pyStr } from '../python.js';
 
 /** The subset of CDP's Accessibility.AXNode that WebArena reads. */
@@ -18,6 +19,8 @@ export type Bounds = [number, number, number, number];
 
 interface WorkNode extends CdpAxNode {
   bounds: Bounds | null;
+  /** Chrome's DOMSnapshot isClickable for the node's DOM node (a text node: its parent element's) */
+  clickable: boolean;
   removed: boolean;
   children: string[];
   parent: string | undefined;
@@ -62,7 +65,17 @@ export interface TreeOptions {
    * from one DOMSnapshot.captureSnapshot (tests check the two agree). Default "snapshot".
    */
   bounds?: 'snapshot' | 'per-node';
+  /**
+   * Print BrowserGym's extra properties on each line, after the name as BrowserGym writes them
+   * (`[12] StaticText 'cursus', clickable, visible`). Off by default: WebArena's text is unchanged.
+   */
+  flags?: boolean;
+  /** The page size in CSS pixels, for `visible` (default WebArena's 1280×720). */
+  viewport?: { width: number; height: number };
 }
+
+/** BrowserGym's visibility threshold: at least this share of the box lies in the viewport. */
+export const VISIBLE_SHARE = 0.5;
 
 /** One line of the tree, as a trainable policy may read it. */
 export interface ObservationNode {
@@ -72,6 +85,14 @@ export interface ObservationNode {
   depth: number;
   bounds: Bounds | null;
   properties: Record<string, string>;
+  /** Chrome's DOMSnapshot `isClickable` (a click listener, a link, a button…); a text node takes its parent element's. */
+  clickable: boolean;
+  /** the AX `focusable` property */
+  focusable: boolean;
+  /** the AX `editable` property (plain or rich text) */
+  editable: boolean;
+  /** BrowserGym's visibility: a box with at least half its area inside the viewport */
+  visible: boolean;
 }
 
 /** What an id refers to within the step: enough to act on the element. */
@@ -108,29 +129,45 @@ const RECT_FN = `function(...nodes) {
 const OBJECT_GROUP = 'tti-observation';
 
 interface SnapshotDocument {
-  nodes: { backendNodeId?: number[]; pseudoType?: { index: number[] } };
+  nodes: {
+    backendNodeId?: number[];
+    parentIndex?: number[];
+    nodeType?: number[];
+    pseudoType?: { index: number[] };
+    isClickable?: { index: number[] };
+  };
   layout: { nodeIndex: number[]; bounds: number[][] };
   scrollOffsetX?: number;
   scrollOffsetY?: number;
+}
+
+/** What one layout snapshot says of the measured nodes: their boxes and Chrome's isClickable. */
+interface SnapshotReading {
+  bounds: (Bounds | null)[];
+  clickable: boolean[];
 }
 
 /**
  * The boxes getBoundingClientRect would give, from one layout snapshot: layout bounds are in
  * document coordinates, so the scroll offset comes off. A node with no layout box measures
  * [0,0,0,0] as getBoundingClientRect says for it; pseudo elements (list markers) stay unknown,
- * as resolveNode cannot reach them in WebArena's way.
+ * as resolveNode cannot reach them in WebArena's way. A text node is clickable when its parent
+ * element is: a `<span>` with a click listener shows in the tree as its text (StaticText).
  */
-async function snapshotBounds(
+async function readSnapshot(
   pending: Promise<{ documents: SnapshotDocument[] }>,
   backendIds: number[],
-): Promise<(Bounds | null)[]> {
+): Promise<SnapshotReading> {
   const snap = await pending;
   const doc = snap.documents[0];
-  if (!doc) return backendIds.map(() => null);
+  if (!doc) return { bounds: backendIds.map(() => null), clickable: backendIds.map(() => false) };
   const sx = doc.scrollOffsetX ?? 0;
   const sy = doc.scrollOffsetY ?? 0;
   const backend = doc.nodes.backendNodeId ?? [];
+  const parents = doc.nodes.parentIndex ?? [];
+  const types = doc.nodes.nodeType ?? [];
   const pseudo = new Set(doc.nodes.pseudoType?.index ?? []);
+  const clickable = new Set(doc.nodes.isClickable?.index ?? []);
   const known = new Map<number, number>();
   backend.forEach((b, i) => {
     if (!pseudo.has(i)) known.set(b, i);
@@ -153,13 +190,23 @@ async function snapshotBounds(
       Math.max(prev[3], y + h),
     ]);
   });
-  return backendIds.map((id) => {
-    const ni = known.get(id);
-    if (ni === undefined) return null;
-    const box = boxes.get(ni);
-    if (!box) return [0, 0, 0, 0];
-    return [box[0] - sx, box[1] - sy, box[2] - box[0], box[3] - box[1]];
-  });
+  const TEXT_NODE = 3;
+  return {
+    bounds: backendIds.map((id) => {
+      const ni = known.get(id);
+      if (ni === undefined) return null;
+      const box = boxes.get(ni);
+      if (!box) return [0, 0, 0, 0];
+      return [box[0] - sx, box[1] - sy, box[2] - box[0], box[3] - box[1]];
+    }),
+    clickable: backendIds.map((id) => {
+      const ni = known.get(id);
+      if (ni === undefined) return false;
+      if (clickable.has(ni)) return true;
+      const parent = parents[ni] ?? -1;
+      return types[ni] === TEXT_NODE && parent >= 0 && clickable.has(parent);
+    }),
+  };
 }
 
 /**
@@ -218,17 +265,15 @@ export async function fetchAxTree(
   win: { width: number; height: number },
   opts: TreeOptions = {},
 ): Promise<WorkNode[]> {
-  // In snapshot mode the layout snapshot is requested right behind the tree (both in one round
-  // trip, taken back to back on the same session) and read once the tree says what to measure.
+  // The layout snapshot is requested right behind the tree (both in one round trip, taken back to
+  // back on the same session) and read once the tree says what to measure. It gives the boxes (in
+  // snapshot mode) and Chrome's isClickable (always).
   const tree = client.send('Accessibility.getFullAXTree', {}) as Promise<{ nodes: CdpAxNode[] }>;
-  const snapshot =
-    opts.bounds === 'per-node'
-      ? null
-      : (client.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS) as Promise<{
-          documents: SnapshotDocument[];
-        }>);
+  const snapshot = client.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS) as Promise<{
+    documents: SnapshotDocument[];
+  }>;
   // Awaited below; when the tree request fails first, the snapshot's rejection is not left unhandled.
-  snapshot?.catch(() => {});
+  snapshot.catch(() => {});
   const { nodes: raw } = await tree;
   const seen = new Set<string>();
   const nodes: WorkNode[] = [];
@@ -242,6 +287,7 @@ export async function fetchAxTree(
     if (n.role?.value === 'InlineTextBox' && !n.childIds?.length) continue;
     const w = n as WorkNode;
     w.bounds = null;
+    w.clickable = false;
     w.removed = false;
     w.children = n.childIds ?? [];
     w.parent = n.parentId;
@@ -251,8 +297,12 @@ export async function fetchAxTree(
       ids.push(n.backendDOMNodeId);
     }
   }
-  const bounds = await (snapshot ? snapshotBounds(snapshot, ids) : perNodeBounds(client, ids));
-  for (let i = 0; i < toMeasure.length; i++) toMeasure[i]!.bounds = bounds[i] ?? null;
+  const reading = await readSnapshot(snapshot, ids);
+  const bounds = opts.bounds === 'per-node' ? await perNodeBounds(client, ids) : reading.bounds;
+  for (let i = 0; i < toMeasure.length; i++) {
+    toMeasure[i]!.bounds = bounds[i] ?? null;
+    toMeasure[i]!.clickable = reading.clickable[i] ?? false;
+  }
   for (const n of nodes)
     if (n.role?.value === 'RootWebArea' && n.backendDOMNodeId !== undefined) n.bounds = [0, 0, 10, 10];
 
@@ -293,20 +343,32 @@ export async function fetchAxTree(
   return nodes;
 }
 
+/** BrowserGym's visibility: at least half the box's area lies inside the viewport. */
+function isVisible(b: Bounds | null, viewport: { width: number; height: number }): boolean {
+  if (b === null) return false;
+  const [, , w, h] = b;
+  if (w <= 0 || h <= 0) return false;
+  return viewportRatio(b, viewport, 'corrected') >= VISIBLE_SHARE;
+}
+
 interface Entry {
   text: string;
   node: ObservationNode;
+  /** a text that takes clicks where no line above it does (a <span> link): spared by the clean-up under flags */
+  ownClick: boolean;
 }
 
 /** WebArena's parse_accessibility_tree: DFS lines "[id] role 'name' prop: value", depth tabs. */
 export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): RenderedTree {
   const ignored = new Set<string>(IGNORED_ACTREE_PROPERTIES);
+  const viewport = opts.viewport ?? VIEWPORT;
   if (opts.ignoreUrlProperty) ignored.add('url');
   const index = new Map(nodes.map((n, i) => [n.nodeId, i]));
   const entries: Entry[] = [];
   const elements = new Map<string, ElementRef>();
 
-  const visit = (i: number, depth: number): void => {
+  /** `clickableAbove`: the nearest printed ancestor takes clicks (a button's own text adds nothing). */
+  const visit = (i: number, depth: number, clickableAbove: boolean): void => {
     const node = nodes[i]!;
     let valid = true;
     const role = node.role?.value;
@@ -320,11 +382,21 @@ export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): Rendere
       let line = `[${node.nodeId}] ${role} ${pyRepr(name)}`;
       const props: string[] = [];
       const propMap: Record<string, string> = {};
+      let focusable = false;
+      let editable = false;
       for (const p of node.properties ?? []) {
+        if (p.name === 'focusable') focusable = p.value.value === true;
+        else if (p.name === 'editable') editable = typeof p.value.value === 'string' && p.value.value !== '';
         if (ignored.has(p.name) || p.value.value === undefined) continue;
         const v = pyStr(p.value.value);
         props.push(`${p.name}: ${v}`);
         propMap[p.name] = v;
+      }
+      const visible = isVisible(node.bounds, viewport);
+      // BrowserGym's extra properties come right after the name, comma-separated, as it prints them.
+      if (opts.flags) {
+        if (node.clickable) line += ', clickable';
+        if (visible) line += ', visible';
       }
       if (props.length) line += ` ${props.join(' ')}`;
       if (!name.trim()) {
@@ -334,8 +406,20 @@ export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): Rendere
       }
       if (valid) {
         entries.push({
+          ownClick: node.clickable && !clickableAbove,
           text: `${'\t'.repeat(depth)}${line}`,
-          node: { id: node.nodeId, role, name, depth, bounds: node.bounds, properties: propMap },
+          node: {
+            id: node.nodeId,
+            role,
+            name,
+            depth,
+            bounds: node.bounds,
+            properties: propMap,
+            clickable: node.clickable,
+            focusable,
+            editable,
+            visible,
+          },
         });
         // WebArena prints the line, then fails on a missing backend id: no mapping, children not indented.
         if (node.backendDOMNodeId === undefined) valid = false;
@@ -350,19 +434,24 @@ export function renderAxTree(nodes: WorkNode[], opts: TreeOptions = {}): Rendere
     for (const c of node.children) {
       const ci = index.get(c);
       if (ci === undefined) continue;
-      visit(ci, valid ? depth + 1 : depth);
+      visit(ci, valid ? depth + 1 : depth, valid ? node.clickable : clickableAbove);
     }
   };
-  if (nodes.length > 0) visit(0, 0);
-  const kept = cleanTree(entries);
+  if (nodes.length > 0) visit(0, 0, false);
+  // With BrowserGym's flags, a text that takes clicks itself (a <span> link) is an action's target,
+  // not a repetition: WebArena's clean-up would drop a link word that running text before it contains.
+  const kept = cleanTree(entries, Boolean(opts.flags));
   return { text: kept.map((e) => e.text).join('\n'), nodes: kept.map((e) => e.node), elements };
 }
 
 const STATIC_TEXT = /\[\d+\] StaticText '([^']+)'/;
 const STATIC_TEXT_ANY_CASE = /statictext/i;
 
-/** WebArena's clean_accesibility_tree: drop a StaticText line whose text is in one of the 3 kept lines before it. */
-function cleanTree(entries: Entry[]): Entry[] {
+/**
+ * WebArena's clean_accesibility_tree: drop a StaticText line whose text is in one of the 3 kept
+ * lines before it (with `keepOwnClicks`, one that takes clicks itself stays).
+ */
+function cleanTree(entries: Entry[], keepOwnClicks: boolean): Entry[] {
   const lines: string[] = [];
   const out: Entry[] = [];
   for (const e of entries) {
@@ -374,7 +463,9 @@ function cleanTree(entries: Entry[]): Entry[] {
         if (!m) continue;
         const text = m[1]!;
         const n = lines.length;
-        if (!(lines[n - 1]?.includes(text) || lines[n - 2]?.includes(text) || lines[n - 3]?.includes(text))) {
+        const repeated =
+          lines[n - 1]?.includes(text) || lines[n - 2]?.includes(text) || lines[n - 3]?.includes(text);
+        if (!repeated || (keepOwnClicks && e.ownClick)) {
           lines.push(line);
           kept.push(line);
         }
@@ -383,7 +474,7 @@ function cleanTree(entries: Entry[]): Entry[] {
         kept.push(line);
       }
     }
-    if (kept.length) out.push({ text: kept.join('\n'), node: e.node });
+    if (kept.length) out.push({ ...e, text: kept.join('\n') });
   }
   return out;
 }
