@@ -35,6 +35,12 @@ const intColumn = z.custom<number[]>((v) => {
   }
   return true;
 }, 'expected an array of integers');
+/** a column of 0/1 flags */
+const flagColumn = z.custom<number[]>((v) => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0 && v[i] !== 1) return false;
+  return true;
+}, 'expected an array of 0 and 1');
 const Count = z.number().int().nonnegative();
 /** a chat model's token usage (chat policies only) */
 const TokenUsage = z.object({ promptTokens: Count, completionTokens: Count });
@@ -210,6 +216,19 @@ export const EpisodeReturned = z.object({
 
 // --- act: env DEALER → inference ROUTER ----------------------------------------------------------
 
+/** The optional node columns (senders before them stay valid); each, when present, is as long as `ids`. */
+const OPTIONAL_NODE_COLUMNS = [
+  'clickable',
+  'focusable',
+  'editable',
+  'visible',
+  'states',
+  'x',
+  'y',
+  'w',
+  'h',
+] as const;
+
 /** An observation in WebArena's form plus a columnar node list for trainable policies. */
 export const Observation = z.object({
   text: z.string(),
@@ -222,21 +241,46 @@ export const Observation = z.object({
       depths: intColumn,
       /** 1 when the node's box intersects the viewport (a click elsewhere hits nothing) */
       inViewport: intColumn,
+      /** 1 when Chrome's DOMSnapshot says the node takes clicks (isClickable; a text node: its parent element) */
+      clickable: flagColumn.optional(),
+      /** 1 when the node can take focus (AX focusable) */
+      focusable: flagColumn.optional(),
+      /** 1 when the node is editable text (AX editable) */
+      editable: flagColumn.optional(),
+      /** 1 when at least half the node's box is in the viewport (BrowserGym's visibility) */
+      visible: flagColumn.optional(),
+      /** the node's true AX states among checked selected expanded pressed disabled focused required,
+       * space-separated in that order ('' when none; checked: mixed reads "mixed") */
+      states: stringColumn.optional(),
+      /** the node's box in viewport CSS pixels, rounded (0 0 0 0 when unknown) */
+      x: intColumn.optional(),
+      y: intColumn.optional(),
+      w: intColumn.optional(),
+      h: intColumn.optional(),
     })
-    .refine(
-      (n) =>
-        n.ids.length === n.roles.length &&
-        n.ids.length === n.names.length &&
-        n.ids.length === n.depths.length &&
-        n.ids.length === n.inViewport.length,
-      'node columns differ in length',
-    ),
+    .refine((n) => {
+      const len = n.ids.length;
+      if (n.roles.length !== len || n.names.length !== len || n.depths.length !== len) return false;
+      if (n.inViewport.length !== len) return false;
+      for (const key of OPTIONAL_NODE_COLUMNS) {
+        const column = n[key];
+        if (column !== undefined && column.length !== len) return false;
+      }
+      return true;
+    }, 'node columns differ in length'),
   /** a note for the policy: an invalid action, a re-check request */
   note: z.string().nullable(),
   /** a JPEG screenshot travels as a raw frame; this says which one, if any */
   screenshotFrame: z.number().int().nonnegative().nullable(),
 });
 export type Observation = z.infer<typeof Observation>;
+
+/** The actions a task offers beyond the page's own; absent, everything is (stop included). */
+export const ActionOffers = z.object({
+  /** `stop [answer]` / `ANSWER [text]`: MiniWoB++'s pages end episodes themselves and offer none */
+  stop: z.boolean(),
+});
+export type ActionOffers = z.infer<typeof ActionOffers>;
 
 export const ActRequest = z.object({
   type: z.literal('act_request'),
@@ -263,6 +307,8 @@ export const ActRequest = z.object({
   site: z.string().optional(),
   replies: z.array(z.string()).optional(),
   screenshots: z.array(z.object({ step: Count, frame: Count })).optional(),
+  /** the actions the task offers (absent: stop is offered) */
+  offers: ActionOffers.optional(),
 });
 export const ActReply = z.object({
   type: z.literal('act_reply'),
@@ -296,7 +342,14 @@ export const Trajectory = z.object({
   intent: z.string(),
   horizon: z.number().int().positive(),
   iteration: Count,
+  /** TTI's reward: 1 for a success, else 0 */
   reward: z.number(),
+  /** the page's own reward where it gives one (MiniWoB++'s raw reward, −1…1) */
+  rawReward: z.number().optional(),
+  /** the page's time-discounted reward (MiniWoB++'s WOB_REWARD_GLOBAL) */
+  discountedReward: z.number().optional(),
+  /** the actions the task offered (absent: stop was offered), so the learner rebuilds the same candidates */
+  offers: ActionOffers.optional(),
   answer: z.string().nullable(),
   steps: z.array(TrajectoryStep),
 });

@@ -31,6 +31,7 @@ export {
   trainingSteps,
 } from './trainer.js';
 export type {
+  ActionOffers,
   ActOptions,
   NodeColumns,
   PolicyDecision,

@@ -22,6 +22,7 @@ export function trainingSteps(trajectory: TrajectoryForTraining): TrainingStep[]
       step,
       horizon: trajectory.horizon,
       note: s.note,
+      ...(trajectory.offers ? { offers: trajectory.offers } : {}),
     };
     history.push(action);
     return { input, action };

@@ -8,8 +8,34 @@ export interface NodeColumns {
   roles: string[];
   names: string[];
   depths: number[];
-  /** 1 if the node's box intersects the 1280×720 viewport, else 0. */
+  /** 1 if the node's box intersects the viewport, else 0. */
   inViewport: number[];
+  // The columns below are optional (older senders and recorded trajectories lack them); each, when
+  // present, is as long as `ids`.
+  /** 1 if Chrome's DOMSnapshot says the node takes clicks (isClickable; a text node: its parent element's). */
+  clickable?: number[];
+  /** 1 if the node can take focus (AX focusable). */
+  focusable?: number[];
+  /** 1 if the node is editable text (AX editable). */
+  editable?: number[];
+  /** 1 if at least half the node's box is in the viewport (BrowserGym's visibility). */
+  visible?: number[];
+  /**
+   * The node's true AX states among checked, selected, expanded, pressed, disabled, focused,
+   * required, space-separated in that order; '' when none; `checked: mixed` reads "mixed".
+   */
+  states?: string[];
+  /** The node's box in viewport CSS pixels, rounded; 0, 0, 0, 0 when unknown. */
+  x?: number[];
+  y?: number[];
+  w?: number[];
+  h?: number[];
+}
+
+/** Which actions the task offers beyond the page's own (absent: all, stop included). */
+export interface ActionOffers {
+  /** `ANSWER [text]` (stop): MiniWoB++'s pages end episodes themselves and offer none. */
+  stop: boolean;
 }
 
 /** An earlier step of the episode: the page's URL and the action, its element named by role and name. */
@@ -34,6 +60,8 @@ export interface PolicyInput {
   note: string | null;
   /** The earlier steps' pages and actions (trail.ts), when the env sends them; not a feature. */
   trail?: TrailStep[];
+  /** The actions the task offers (absent: stop is offered). */
+  offers?: ActionOffers;
 }
 
 export interface ActOptions {
@@ -71,6 +99,14 @@ export interface TensorFrames {
 export interface TrajectoryForTraining {
   intent: string;
   horizon: number;
+  /** The episode's reward as TTI's filter reads it: 1 for a success, else 0. */
+  reward?: number;
+  /** The page's own reward where it gives one (MiniWoB++'s raw reward, −1…1). */
+  rawReward?: number;
+  /** The page's time-discounted reward (MiniWoB++'s WOB_REWARD_GLOBAL). */
+  discountedReward?: number;
+  /** The actions the episode's task offered (absent: stop is offered). */
+  offers?: ActionOffers;
   steps: { url: string; nodes: NodeColumns; note: string | null; reply: string }[];
 }
 

@@ -12,19 +12,36 @@ import { SeededRandom } from '../../src/curriculum/random.js';
 
 type Json = null | boolean | number | string | undefined | Json[] | { [key: string]: Json };
 
-const observation = (nodes: number) => ({
-  text: 'Tab 0 (current): Search\n\t[1000] link Item 0',
-  url: 'http://127.0.0.1:7770/',
-  nodes: {
-    ids: Array.from({ length: nodes }, (_, i) => 1000 + i),
-    roles: Array.from({ length: nodes }, (_, i) => (i % 2 ? 'link' : 'button')),
-    names: Array.from({ length: nodes }, (_, i) => (i % 3 ? '' : `Item ${i}`)),
-    depths: Array.from({ length: nodes }, (_, i) => i % 6),
-    inViewport: Array.from({ length: nodes }, (_, i) => (i < 3 ? 1 : 0)),
-  },
-  note: null,
-  screenshotFrame: null,
-});
+/** An observation; `flags` adds the optional columns (clickable … h), as today's env sends them. */
+const observation = (nodes: number, flags = true) => {
+  const column = <T>(f: (i: number) => T) => Array.from({ length: nodes }, (_, i) => f(i));
+  return {
+    text: 'Tab 0 (current): Search\n\t[1000] link Item 0',
+    url: 'http://127.0.0.1:7770/',
+    nodes: {
+      ids: column((i) => 1000 + i),
+      roles: column((i) => (i % 2 ? 'link' : 'button')),
+      names: column((i) => (i % 3 ? '' : `Item ${i}`)),
+      depths: column((i) => i % 6),
+      inViewport: column((i) => (i < 3 ? 1 : 0)),
+      ...(flags
+        ? {
+            clickable: column((i) => i % 2),
+            focusable: column((i) => (i % 3 ? 0 : 1)),
+            editable: column(() => 0),
+            visible: column((i) => (i < 3 ? 1 : 0)),
+            states: column((i) => (i === 0 ? 'focused' : i === 4 ? 'checked required' : '')),
+            x: column((i) => 10 * i),
+            y: column((i) => 20 * i),
+            w: column(() => 80),
+            h: column(() => 16),
+          }
+        : {}),
+    },
+    note: null,
+    screenshotFrame: null,
+  };
+};
 
 const actRequest = {
   type: 'act_request',
@@ -36,6 +53,7 @@ const actRequest = {
   history: ['click [1003]', 'scroll [down]'],
   greedy: false,
   temperature: 1,
+  offers: { stop: false },
 };
 
 const trajectory = {
@@ -47,12 +65,15 @@ const trajectory = {
   horizon: 10,
   iteration: 0,
   reward: 1,
+  rawReward: 0.5,
+  discountedReward: 0.42,
+  offers: { stop: false },
   answer: null,
   steps: [
     {
       observation: 'text',
       url: 'http://127.0.0.1:7770/',
-      nodes: observation(4).nodes,
+      nodes: observation(4, false).nodes,
       note: 'a note',
       reply: 'Action: stop [x]',
       action: 'stop [x]',
@@ -289,6 +310,32 @@ test('malformed observations are rejected with the field that is wrong', () => {
       /at observation\.nodes\.inViewport: expected an array of integers/,
     ],
     [
+      'a 2 among the clickable flags',
+      withNodes((n) => (n.clickable![9] = 2)),
+      /at observation\.nodes\.clickable: expected an array of 0 and 1/,
+    ],
+    [
+      'a number among the states',
+      withNodes((n) => (n.states![3] = 1)),
+      /at observation\.nodes\.states: expected an array of strings/,
+    ],
+    [
+      'a fraction among the box widths',
+      withNodes((n) => (n.w![2] = 80.5)),
+      /at observation\.nodes\.w: expected an array of integers/,
+    ],
+    [
+      'states one short',
+      withNodes((n) => n.states!.pop()),
+      /at observation\.nodes: node columns differ in length/,
+    ],
+    [
+      'visible one long',
+      withNodes((n) => n.visible!.push(0)),
+      /at observation\.nodes: node columns differ in length/,
+    ],
+    ['an offer without its stop', { ...valid, offers: {} }, /at offers\.stop/],
+    [
       'a column that is not an array',
       withNodes((n) => (n.roles = 'link' as unknown as Json[])),
       /at observation\.nodes\.roles/,
@@ -324,6 +371,12 @@ test('malformed observations are rejected with the field that is wrong', () => {
   const ok = decode(Inbound.actToInference, encode(valid));
   assert.ok(ok.ok);
   assert.equal(ok.value.message.observation.nodes.roles.length, nodes);
+  // A sender from before the optional columns and the offer is still understood.
+  const { offers: _, ...old } = { ...valid, observation: observation(nodes, false) };
+  const before = decode(Inbound.actToInference, encode(old));
+  assert.ok(before.ok);
+  assert.equal(before.value.message.observation.nodes.clickable, undefined);
+  assert.equal(before.value.message.offers, undefined);
 });
 
 test('the fast check knows each construct it compiles and declines the others', () => {

@@ -39,6 +39,7 @@ function toPolicyInput(message: ActRequestMessage): PolicyInput {
     step: message.step,
     horizon: message.horizon,
     note: o.note,
+    ...(message.offers ? { offers: message.offers } : {}),
   };
 }
 

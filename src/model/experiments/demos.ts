@@ -5,7 +5,7 @@
 // score greedy step accuracy on test-split demos of seen and held-out templates.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Action, BrowserEnv, Observation } from '../../envs/index.js';
-import { VIEWPORT } from '../../envs/index.js';
+import { observationColumns, VIEWPORT } from '../../envs/index.js';
 import {
   closeSlots,
   Driver,
@@ -39,21 +39,9 @@ export interface Demo {
   steps: DemoStep[];
 }
 
-/** The node columns the env worker sends (same viewport test as src/actors/roles/env-role.ts). */
+/** The node columns the env worker sends (src/actors/roles/env-role.ts), on WebArena's viewport. */
 export function nodeColumns(observation: Observation): NodeColumns {
-  const nodes = observation.nodes;
-  return {
-    ids: nodes.map((n) => Number(n.id)),
-    roles: nodes.map((n) => n.role),
-    names: nodes.map((n) => n.name),
-    depths: nodes.map((n) => n.depth),
-    inViewport: nodes.map((n) => {
-      const b = n.bounds;
-      if (b === null) return 0;
-      const [x, y, w, h] = b;
-      return x < VIEWPORT.width && y < VIEWPORT.height && x + w > 0 && y + h > 0 ? 1 : 0;
-    }),
-  };
+  return observationColumns(observation.nodes, VIEWPORT);
 }
 
 /** The canonical TTI action string of an env action, or null for what the policy never does. */
@@ -65,6 +53,8 @@ export function canonicalAction(action: Action): string | null {
       return `Hover [${action.elementId}]`;
     case 'type':
       return `Type [${action.elementId}] [${clean(action.text.replace(/[[\]]/g, ' '))}]`;
+    case 'select_option':
+      return `Select [${action.elementId}] [${clean(action.option.replace(/[[\]]/g, ' '))}]`;
     case 'scroll':
       return action.elementId ? null : `Scroll [${action.direction}]`;
     case 'go_back':
