@@ -11,6 +11,7 @@ const FORM = page(
 <form action="/search"><input name="q" aria-label="Query" value="abc"></form>
 <div onmouseover="document.getElementById('h').textContent='Hovered'" style="width:200px;height:40px">Hover zone</div>
 <a href="/next">Next page</a>
+<select aria-label="Size" onchange="document.getElementById('h').textContent='Size ' + this.value"><option>S</option><option value="m">M (medium)</option><option>L</option></select>
 <script>document.addEventListener('keydown', (e) => {
   if (e.ctrlKey && e.key === 'b') document.getElementById('h').textContent = 'Control+b';
 });</script>`,
@@ -128,6 +129,25 @@ test('hover moves the mouse over the element; press maps Meta to Control off Mac
   assert.match(obs.tree, /heading 'Hovered'/);
   obs = await act('```press [Meta+b]```');
   assert.match(obs.tree, /heading 'Control\+b'/);
+  await env.abandon();
+});
+
+test("select_option picks a <select>'s option by its text or value, as a person's choice would (change fires)", async () => {
+  let obs = await env.reset(webarenaTask(`${server.origin}/form`));
+  const size = idOf(obs, 'combobox', 'Size');
+  obs = await act(`\`\`\`select_option [${size}] [M (medium)]\`\`\``);
+  assert.match(obs.tree, /heading 'Size m'/);
+  assert.match(obs.tree, /option 'M \(medium\)' selected: True/);
+  // an option's own id names its <select>; a value works as well as the text
+  obs = await act({ type: 'select_option', elementId: idOf(obs, 'option', 'L'), option: 'L' });
+  assert.match(obs.tree, /heading 'Size L'/);
+  obs = await act({ type: 'select_option', elementId: size, option: 'm' });
+  assert.match(obs.tree, /heading 'Size m'/);
+  // no such option, or not a <select>: a note, and the episode goes on
+  obs = await act({ type: 'select_option', elementId: size, option: 'XXL' });
+  assert.match(obs.notes.join('\n'), /has no option "XXL" \(options: "S", "M \(medium\)", "L"\)/);
+  obs = await act({ type: 'select_option', elementId: idOf(obs, 'button', 'Press me'), option: 'S' });
+  assert.match(obs.notes.join('\n'), /not a <select>/);
   await env.abandon();
 });
 

@@ -34,6 +34,12 @@ test('WebArena: the whole action space in its string form', () => {
     url: 'http://x.test/a?b=1',
   });
   assert.deepEqual(parseWebArenaAction('tab_focus [2]'), { type: 'tab_focus', pageNumber: 2 });
+  // BrowserGym's select_option, in the bracket form
+  assert.deepEqual(parseWebArenaAction('select_option [9] [Large (XL)]'), {
+    type: 'select_option',
+    elementId: '9',
+    option: 'Large (XL)',
+  });
   for (const t of ['new_tab', 'close_tab', 'go_back', 'go_forward'] as const)
     assert.deepEqual(parseWebArenaAction(t), { type: t });
   assert.deepEqual(parseWebArenaAction('stop'), { type: 'stop', answer: '' });
@@ -48,6 +54,7 @@ test('WebArena: garbage is a none action with the reason', () => {
     '',
     'type [3]',
     'In summary ```tab_focus [x]```',
+    '```select_option [9]```',
   ]) {
     const a = parseWebArenaReply(bad);
     assert.equal(a.type, 'none', bad);
@@ -79,6 +86,11 @@ test('TTI: Thought/Action replies', () => {
     by: 'two-thirds',
     elementId: '8',
   });
+  assert.deepEqual(parseTtiReply('Thought: pick\nAction: Select [9] [Large (XL)]'), {
+    type: 'select_option',
+    elementId: '9',
+    option: 'Large (XL)',
+  });
   assert.deepEqual(parseTtiReply('Thought: back\nAction: GoBack'), { type: 'go_back' });
   assert.deepEqual(parseTtiReply('Thought: slow\nAction: Wait'), { type: 'wait' });
   assert.deepEqual(parseTtiReply('Thought: done\nAction: ANSWER [42 items]'), {
@@ -94,6 +106,7 @@ test('TTI: a reply missing Thought: or Action:, or Click/Type without [digits], 
     'Thought: x\nAction: Click the login button',
     'Thought: x\nAction: Type [abc] [hi]',
     'Thought: x\nAction: Fly [3]',
+    'Thought: x\nAction: Select [9]',
   ]) {
     const a = parseTtiReply(bad);
     assert.equal(a.type, 'none', bad);

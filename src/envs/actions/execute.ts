@@ -23,6 +23,51 @@ export interface ExecuteOptions {
   typing?: Typing;
 }
 
+/**
+ * Picks the option whose text (trimmed) or value is `option` on a <select>, or on the <select> of an
+ * <option>, and fires input and change as a person's choice would (Playwright's selectOption does
+ * the same). Throws a message the env turns into a note.
+ */
+const SELECT_OPTION_FN = `function (wanted) {
+  const select = this instanceof HTMLOptionElement ? this.closest('select') : this;
+  if (!(select instanceof HTMLSelectElement)) return 'the element is not a <select> or one of its options';
+  if (select.disabled) return 'the <select> is disabled';
+  const options = [...select.options];
+  const option = options.find((o) => o.text.trim() === wanted.trim()) ?? options.find((o) => o.value === wanted);
+  if (option === undefined)
+    return 'it has no option ' + JSON.stringify(wanted) + ' (options: ' + options.map((o) => JSON.stringify(o.text.trim())).join(', ') + ')';
+  select.focus();
+  option.selected = true;
+  select.dispatchEvent(new Event('input', { bubbles: true }));
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  return null;
+}`;
+
+async function selectOption(
+  session: EpisodeSession,
+  elements: ReadonlyMap<string, ElementRef>,
+  id: string,
+  option: string,
+): Promise<void> {
+  const el = elements.get(id);
+  if (!el) throw new ImpossibleActionError(`there is no element [${id}] in the current observation`);
+  const client = await session.client();
+  const { object } = await client.send('DOM.resolveNode', { backendNodeId: el.backendNodeId });
+  if (object.objectId === undefined) throw new ImpossibleActionError(`element [${id}] is gone from the page`);
+  try {
+    const res = await client.send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: SELECT_OPTION_FN,
+      arguments: [{ value: option }],
+      returnByValue: true,
+    });
+    const why: unknown = res.result.value;
+    if (typeof why === 'string') throw new ImpossibleActionError(`element [${id}]: ${why}`);
+  } finally {
+    await client.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  }
+}
+
 function center(elements: ReadonlyMap<string, ElementRef>, id: string): { x: number; y: number } {
   const el = elements.get(id);
   if (!el) throw new ImpossibleActionError(`there is no element [${id}] in the current observation`);
@@ -70,6 +115,9 @@ export async function executeAction(
       await page.keyboard.type(action.pressEnter ? `${action.text}\n` : action.text);
       return;
     }
+    case 'select_option':
+      await selectOption(session, elements, action.elementId, action.option);
+      return;
     case 'press': {
       let key = action.keyComb;
       if (key.includes('Meta')) {

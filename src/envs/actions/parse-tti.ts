@@ -8,7 +8,8 @@ export function ttiActionText(reply: string): string {
 
 /**
  * TTI's replies: "Thought: … Action: <one of>" Click [n] · Type [n] [text] · Scroll [up|down] ·
- * Scroll [n] [up|down] · GoBack · Wait · ANSWER [text] (and WebArena's Hover [n], an extension). Missing "Thought:" or "Action:", or
+ * Scroll [n] [up|down] · GoBack · Wait · ANSWER [text] (and two extensions: WebArena's Hover [n] and
+ * BrowserGym's select_option as Select [n] [option]). Missing "Thought:" or "Action:", or
  * Click/Type without [digits], is invalid (a "none" action with the reason).
  */
 export function parseTtiReply(reply: string): Action {
@@ -55,6 +56,15 @@ export function parseTtiReply(reply: string): Action {
     return {
       type: 'none',
       error: `Format ERROR: Hover needs an element number in brackets, got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  // Not in TTI's prompt either: BrowserGym's select_option, "Select [n] [option text]".
+  if (/^Select\b/.test(a)) {
+    m = /^Select\s*\[(\d+)\][;\s]*\[([\s\S]*)\]\s*$/.exec(a);
+    if (m) return { type: 'select_option', elementId: m[1]!, option: m[2]! };
+    return {
+      type: 'none',
+      error: `Format ERROR: Select needs [number] [option], got ${JSON.stringify(a.slice(0, 80))}`,
     };
   }
   if (/^GoBack\b/.test(a)) return { type: 'go_back' };

@@ -23,6 +23,11 @@ export function parseWebArenaAction(actionStr: string): Action {
       const m = need(/type ?\[(\d+)\] ?\[(.+)\] ?\[(\d+)\]/);
       return { type: 'type', elementId: m[1]!, text: m[2]!, pressEnter: m[3] === '1', clearFirst: false };
     }
+    case 'select_option': {
+      // BrowserGym's action, in WebArena's bracket form: select_option [id] [option text]
+      const m = need(/select_option ?\[(\d+)\] ?\[(.+)\]/);
+      return { type: 'select_option', elementId: m[1]!, option: m[2]! };
+    }
     case 'press':
       return { type: 'press', keyComb: need(/press ?\[(.+)\]/)[1]! };
     case 'scroll':
@@ -49,7 +54,7 @@ export function parseWebArenaAction(actionStr: string): Action {
 }
 
 const KEYWORDS =
-  /^(click|hover|type|press|scroll|goto|new_tab|go_back|go_forward|tab_focus|close_tab|stop)\b/;
+  /^(click|hover|type|select_option|press|scroll|goto|new_tab|go_back|go_forward|tab_focus|close_tab|stop)\b/;
 
 /**
  * The action in a model reply of WebArena's prompts: the ``` block after "In summary, the next

@@ -1,9 +1,11 @@
-/** Every action the env executes: WebArena's action space plus TTI's Wait and element scroll. */
+/** Every action the env executes: WebArena's action space plus TTI's Wait and element scroll, and BrowserGym's select_option. */
 export type Action =
   | { type: 'click'; elementId: string }
   | { type: 'hover'; elementId: string }
   /** WebArena types without clearing; TTI's Type clears the field first. */
   | { type: 'type'; elementId: string; text: string; pressEnter: boolean; clearFirst: boolean }
+  /** BrowserGym's select_option: choose the option of a <select> whose text (or value) is `option`. */
+  | { type: 'select_option'; elementId: string; option: string }
   | { type: 'press'; keyComb: string }
   /** WebArena scrolls the window by a page; TTI by 2/3 of it, or the element under the mouse. */
   | { type: 'scroll'; direction: 'up' | 'down'; by: 'page' | 'two-thirds'; elementId?: string }
@@ -41,6 +43,10 @@ export function isEquivalent(a: Action, b: Action): boolean {
     case 'hover':
     case 'type':
       return a.elementId === (b as { elementId: string }).elementId;
+    case 'select_option': {
+      const o = b as typeof a;
+      return a.elementId === o.elementId && a.option === o.option;
+    }
     case 'scroll': {
       const s = b as typeof a;
       return a.direction === s.direction && a.elementId === s.elementId;
@@ -64,6 +70,8 @@ export function describeAction(a: Action): string {
       return `${a.type} [${a.elementId}]`;
     case 'type':
       return `type [${a.elementId}] [${a.text}] [${a.pressEnter ? 1 : 0}]`;
+    case 'select_option':
+      return `select_option [${a.elementId}] [${a.option}]`;
     case 'press':
       return `press [${a.keyComb}]`;
     case 'scroll':
