@@ -289,7 +289,12 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     const role = nodes.roles[i] ?? '';
     if (!visible(i)) continue;
     const id = nodes.ids[i];
-    if (CLICK_ROLES.has(role))
+    // Also whatever the page says takes clicks or focus (a <span> with a click listener, a text
+    // field a task asks to focus), when the env sends those columns.
+    if (
+      CLICK_ROLES.has(role) ||
+      (role !== 'RootWebArea' && (nodes.clickable?.[i] === 1 || nodes.focusable?.[i] === 1))
+    )
       push({ kind: 'click', action: `Click [${id}]`, node: i, text: name(i), source: 'node' });
     if (TYPE_ROLES.has(role))
       for (const p of phrases) {
@@ -300,8 +305,10 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
       push({ kind: 'hover', action: `Hover [${id}]`, node: i, text: name(i), source: 'node' });
   }
 
+  // A task that does not offer stop (MiniWoB++: the page ends the episode) gets no answers.
+  const answers = input.offers?.stop !== false;
   const pushAnswer = (t: string, node: number, source: TextSource) => {
-    if (t) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
+    if (t && answers) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
   };
   const answer = (text: string, node: number, source: TextSource) =>
     pushAnswer(

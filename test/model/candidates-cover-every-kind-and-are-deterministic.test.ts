@@ -8,7 +8,7 @@ import {
   denseFeatureNames,
   intentPhrases,
 } from '../../src/model/index.js';
-import { input } from './fixtures.js';
+import { columns, input } from './fixtures.js';
 
 test('a small observation yields click, type, answer, back and scroll candidates', () => {
   const actions = buildCandidates(input({ history: ['Click [2]'], step: 1 })).map((c) => c.action);
@@ -76,4 +76,36 @@ test('task phrases: quoted spans, capitalised runs, slashed names and numbers', 
 test('every dense feature has a name', () => {
   assert.equal(denseFeatureNames().length, DENSE_SIZE);
   assert.equal(new Set(denseFeatureNames()).size, DENSE_SIZE);
+});
+
+test('what the page says takes clicks or focus is clicked; a task that offers no stop gets no answers', () => {
+  // A MiniWoB++-like page: a <span> link in running text (clickable StaticText), a text field a task
+  // asks to focus (focusable), plain text, and a root that is focusable but never a click.
+  const nodes = {
+    ...columns([
+      [1, 'RootWebArea', 'Page', 0],
+      [2, 'StaticText', 'Lorem ipsum ', 1],
+      [3, 'StaticText', 'dolor', 1],
+      [4, 'textbox', '', 1],
+    ]),
+    clickable: [0, 0, 1, 1],
+    focusable: [1, 0, 0, 1],
+  };
+  const base = { intent: 'Click on the link "dolor".', nodes };
+  const actions = buildCandidates(input(base)).map((c) => c.action);
+  for (const a of ['Click [3]', 'Click [4]']) assert.ok(actions.includes(a), `${a} is a candidate`);
+  for (const a of ['Click [1]', 'Click [2]']) assert.ok(!actions.includes(a), `${a} is not`);
+  assert.ok(
+    actions.some((a) => a.startsWith('ANSWER [')),
+    'stop is offered by default',
+  );
+  const noStop = buildCandidates(input({ ...base, offers: { stop: false } })).map((c) => c.action);
+  assert.ok(!noStop.some((a) => a.startsWith('ANSWER [')), noStop.join(' | '));
+  assert.deepEqual(
+    noStop,
+    actions.filter((a) => !a.startsWith('ANSWER [')),
+  );
+  // Without the columns (an older sender) only the roles decide.
+  const plain = buildCandidates(input({ ...base, nodes: columns([[3, 'StaticText', 'dolor', 1]]) }));
+  assert.ok(!plain.some((c) => c.kind === 'click'));
 });
