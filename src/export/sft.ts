@@ -71,6 +71,7 @@ export function trajectorySamples(
       note: step.note,
       replies: t.steps.slice(0, i).map((s) => s.reply),
       images,
+      ...(t.offers ? { offers: t.offers } : {}),
     };
     samples.push({
       messages: [...buildConversation(templates, ctx, maxImages), { role: 'assistant', content: step.reply }],

@@ -50,6 +50,7 @@ function contextOf(message: ActRequestMessage, frames: readonly Buffer[]): Episo
     note: message.observation.note,
     replies: message.replies ?? message.history,
     images,
+    ...(message.offers ? { offers: message.offers } : {}),
   };
 }
 

@@ -64,6 +64,20 @@ export interface EpisodeContext {
   replies: readonly string[];
   /** screenshot URLs (data: URLs or file paths) by step index; steps without one have none */
   images: ReadonlyMap<number, string>;
+  /** the actions the task offers beyond the page's own (absent: stop is offered) */
+  offers?: { stop: boolean };
+}
+
+/** The line of the instructions that offers ANSWER (stop): it starts so in every template. */
+const STOP_LINE = /^ANSWER \[/;
+
+/** The instructions without the lines of actions the task does not offer (MiniWoB++ offers no ANSWER). */
+function offeredOnly(text: string, offers: EpisodeContext['offers']): string {
+  if (offers?.stop !== false) return text;
+  return text
+    .split('\n')
+    .filter((line) => !STOP_LINE.test(line))
+    .join('\n');
 }
 
 function fill(template: string, values: Record<string, string>): string {
@@ -89,7 +103,7 @@ function noteText(t: PromptTemplates, note: string | null): string[] {
 export function buildConversation(t: PromptTemplates, ctx: EpisodeContext, maxImages: number): ChatTurn[] {
   const step = ctx.replies.length;
   const hint = t.hint[ctx.site] ?? t.hint.general ?? '';
-  const initial = fill(t.initial, { task_goal: ctx.intent, hint }).trimEnd();
+  const initial = offeredOnly(fill(t.initial, { task_goal: ctx.intent, hint }), ctx.offers).trimEnd();
   const withImages = [...ctx.images.keys()]
     .filter((s) => s <= step)
     .sort((a, b) => b - a)

@@ -1,0 +1,40 @@
+// The chat policy's instructions (prompts/*.json) list TTI's actions; a task that offers no stop
+// (MiniWoB++: the page ends each episode) gets them without the ANSWER line, and nothing else changes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildConversation, type EpisodeContext, loadPromptTemplates } from '../../src/model/chat/index.js';
+
+const ctx: EpisodeContext = {
+  intent: 'Click on the link "dolor".',
+  site: 'miniwob',
+  url: 'http://127.0.0.1:8000/miniwob/span-link.html',
+  observation: "[3] StaticText 'dolor', clickable, visible",
+  note: null,
+  replies: [],
+  images: new Map(),
+};
+
+const firstUserText = (c: EpisodeContext, prompt: string): string => {
+  const turn = buildConversation(loadPromptTemplates(prompt), c, 3)[1];
+  const content = turn?.content;
+  assert.ok(Array.isArray(content));
+  const part = content[0];
+  assert.ok(part?.type === 'text');
+  return part.text;
+};
+
+for (const prompt of ['webarena', 'webvoyager']) {
+  test(`${prompt}: ANSWER is listed where stop is offered (the default), and only there`, () => {
+    const offered = firstUserText(ctx, prompt);
+    assert.equal(firstUserText({ ...ctx, offers: { stop: true } }, prompt), offered);
+    assert.match(offered, /^ANSWER \[text\]: finish with the answer/m);
+    const without = firstUserText({ ...ctx, offers: { stop: false } }, prompt);
+    assert.doesNotMatch(without, /^ANSWER \[/m);
+    for (const action of ['Click [n]', 'Type [n] [text]', 'GoBack', 'Wait'])
+      assert.ok(without.includes(action), action);
+    // Only that line goes.
+    const dropped = offered.split('\n').filter((line) => !without.split('\n').includes(line));
+    assert.equal(dropped.length, 1, dropped.join('\n'));
+    assert.match(dropped[0] ?? '', /^ANSWER \[/);
+  });
+}
