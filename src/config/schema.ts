@@ -69,6 +69,10 @@ export const MiniwobConfig = z
     episode_max_time_ms: PositiveInt.default(1_000_000),
     /** 'browsergym': BrowserGym's 332×214 page; 'webarena': 1280×720 */
     viewport: z.enum(['browsergym', 'webarena']).default('browsergym'),
+    /** offer `stop [answer]` (ANSWER): off, as BrowserGym's MiniWoB++ action set, since the page ends each episode */
+    offer_stop: z.boolean().default(false),
+    /** hide MiniWoB++'s human display (reward, timer, episode count, the instruction) from the page, as BrowserGym does */
+    remove_human_display: z.boolean().default(true),
   })
   .prefault({});
 
@@ -77,6 +81,11 @@ export const EnvConfig = z
     /** the task source: task files (MiniArena's own by default), or MiniWoB++ pages (env.miniwob) */
     suite: z.enum(['webarena', 'miniwob']).default('webarena'),
     miniwob: MiniwobConfig,
+    /**
+     * print BrowserGym's `clickable` and `visible` on each line of the tree text; null: the suite's
+     * choice (on for MiniWoB++, off for task files, whose text stays WebArena's byte for byte)
+     */
+    observation_flags: z.boolean().nullable().default(null),
     /** how replies are read: TTI's "Thought: … Action: …" or WebArena's ``` blocks */
     action_format: z.enum(['tti', 'webarena']).default('tti'),
     /** cap on one step (act, wait for load, observe) */

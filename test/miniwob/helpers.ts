@@ -27,3 +27,12 @@ export function quoted(utterance: string): string {
   if (!m) throw new Error(`no quoted word in ${JSON.stringify(utterance)}`);
   return m[1]!;
 }
+
+/** The texts of MiniWoB++'s human display (BrowserGym removes it). */
+export const HUMAN_DISPLAY = ['Last reward:', 'Last 10 average:', 'Time left', 'Episodes done'];
+
+/** Which of the human display's texts the observation shows, in its text or its nodes' names. */
+export function humanDisplayShown(obs: Observation): string[] {
+  const names = obs.nodes.map((n) => n.name).join('\n');
+  return HUMAN_DISPLAY.filter((text) => obs.text.includes(text) || names.includes(text));
+}

@@ -118,11 +118,32 @@ test('an episode the page has not ended stops at the horizon with reward 0', asy
   assert.match(result.record?.verdict.why ?? '', /did not say done/);
 });
 
-test('a stop answer ends the episode; the page decides the reward', async () => {
+test('a stop answer, where stop is offered, ends the episode; the page decides the reward', async () => {
   await env.reset(task('click-named-button@2'));
   const result = await env.step({ type: 'stop', answer: 'done' });
   assert.equal(result.record?.endReason, 'answer');
   assert.equal(result.record?.verdict.score, 0);
+});
+
+test('where stop is not offered (MiniWoB++ by default) an ANSWER is an invalid action and the episode goes on', async () => {
+  const noStop = await miniwobEnv({ horizon: 5, offerStop: false });
+  try {
+    const obs = await noStop.env.reset(noStop.task('click-named-button@2'));
+    const answered = await noStop.env.step('Thought: done.\nAction: ANSWER [done]');
+    assert.equal(answered.done, false);
+    assert.equal(answered.action.type, 'none');
+    assert.match(answered.observation?.notes.join('\n') ?? '', /^Invalid action: this task offers no ANSWER/);
+    const target = quoted(noStop.env.task?.intent ?? '');
+    const clicked = await noStop.env.step({ type: 'click', elementId: nodeId(obs, 'button', target) });
+    assert.equal(clicked.record?.endReason, 'task_done');
+    // The page's rewards, raw and time-discounted, are the verdict's.
+    const rewards = clicked.record?.verdict.pageReward;
+    assert.equal(rewards?.raw, 1);
+    assert.ok(rewards !== undefined && rewards.discounted > 0 && rewards.discounted <= 1);
+  } finally {
+    await noStop.env.close();
+    await noStop.server.close();
+  }
 });
 
 test('an unknown task page is a setup error naming the task and the URL', async () => {

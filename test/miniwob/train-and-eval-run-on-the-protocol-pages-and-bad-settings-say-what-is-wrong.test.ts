@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { readReplayLog } from '../../src/replay/replay-log.js';
 import { runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 import { FIXTURE_HTML } from './helpers.js';
 
@@ -108,6 +109,16 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
   assert.equal(row.replay.seen, 4);
   // Replay keeps exactly the successes (raw reward > 0; a MiniWoB++ episode has no N/A answer).
   assert.equal(row.train.kept, Math.round(row.train.success * 4));
+  // The kept trajectories carry the page's rewards and the offer (no stop), for the learner.
+  const kept = readReplayLog(path.join(runDir, 'replay'));
+  assert.equal(kept.length, row.train.kept);
+  assert.ok(kept.length > 0, 'the seeded run keeps a success');
+  for (const t of kept) {
+    assert.equal(t.reward, 1);
+    assert.ok((t.rawReward ?? 0) > 0, `raw reward ${t.rawReward}`);
+    assert.ok((t.discountedReward ?? 0) > 0 && (t.discountedReward ?? 0) <= (t.rawReward ?? 0));
+    assert.deepEqual(t.offers, { stop: false });
+  }
   assert.equal(row.eval.episodes, 2);
   assert.deepEqual(Object.keys(row.eval.byTask).sort(), ['click-named-button', 'type-word-submit']);
   assert.equal(row.policyVersion, 1);

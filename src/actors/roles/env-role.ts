@@ -19,11 +19,13 @@ import {
   loadTaskFile,
   NO_LABEL,
   type Observation,
+  observationColumns,
   readTaskLabels,
   type Task,
   type TaskLabel,
   type TaskLabels,
   ttiActionText,
+  VIEWPORT,
 } from '../../envs/index.js';
 import {
   type MiniArenaHost,
@@ -31,7 +33,12 @@ import {
   WEBARENA_SITES,
   type WebArenaSite,
 } from '../../envs/miniarena/index.js';
-import { MINIWOB_TASK_FILE_PREFIX, miniwobTask, serveMiniwobDir } from '../../envs/miniwob/index.js';
+import {
+  MINIWOB_TASK_FILE_PREFIX,
+  MINIWOB_VIEWPORT,
+  miniwobTask,
+  serveMiniwobDir,
+} from '../../envs/miniwob/index.js';
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
 import { actionSignature } from '../../model/trail.js';
 import type { TrailStep } from '../../model/types.js';
@@ -58,10 +65,6 @@ const EPISODE_RETRY_MS = 1000;
 const HOST_RECHECK_MS = 5000;
 /** How long the `host-down` fault keeps the embedded host closed. */
 const HOST_OUTAGE_MS = 10000;
-/** WebArena's viewport, in CSS pixels. */
-const VIEWPORT = { width: 1280, height: 720 };
-/** BrowserGym's MiniWoB++ viewport. */
-const MINIWOB_VIEWPORT = { width: 332, height: 214 };
 
 /** WebArena's ports on one host, as TTI's `webarena_host` names it. */
 function webArenaHosts(host: string): Record<string, string> {
@@ -76,26 +79,11 @@ function webArenaHosts(host: string): Record<string, string> {
   };
 }
 
-function inViewport(node: Observation['nodes'][number], viewport: typeof VIEWPORT): number {
-  const b = node.bounds;
-  if (b === null) return 0;
-  const [x, y, width, height] = b;
-  const visible = x < viewport.width && y < viewport.height && x + width > 0 && y + height > 0;
-  return visible ? 1 : 0;
-}
-
-function toWire(observation: Observation, viewport: typeof VIEWPORT = VIEWPORT): WireObservation {
-  const nodes = observation.nodes;
+function toWire(observation: Observation, viewport: { width: number; height: number }): WireObservation {
   return {
     text: observation.text,
     url: observation.url,
-    nodes: {
-      ids: nodes.map((n) => Number(n.id)),
-      roles: nodes.map((n) => n.role),
-      names: nodes.map((n) => n.name),
-      depths: nodes.map((n) => n.depth),
-      inViewport: nodes.map((n) => inViewport(n, viewport)),
-    },
+    nodes: observationColumns(observation.nodes, viewport),
     note: observation.notes.length > 0 ? observation.notes.join('\n') : null,
     screenshotFrame: null,
   };
@@ -261,10 +249,20 @@ export const envRole: RoleMain = async (ctx) => {
   const miniwob = ctx.config.env.suite === 'miniwob';
   const viewport = miniwob && ctx.config.env.miniwob.viewport === 'browsergym' ? MINIWOB_VIEWPORT : VIEWPORT;
   const judges = configuredJudges(ctx);
+  // What the suite offers and shows: MiniWoB++'s pages end episodes themselves (no stop) and are
+  // shown with BrowserGym's flags; task files keep WebArena's actions and text.
+  const offers = { stop: miniwob ? ctx.config.env.miniwob.offer_stop : true };
+  const flags = ctx.config.env.observation_flags ?? miniwob;
   const env = await BrowserEnv.launch({
     viewport,
-    ...(miniwob ? { miniwobEpisodeMaxTimeMs: ctx.config.env.miniwob.episode_max_time_ms } : {}),
-    ...(chatPolicy ? { observation: { setOfMarks: true } } : {}),
+    ...(miniwob
+      ? {
+          miniwobEpisodeMaxTimeMs: ctx.config.env.miniwob.episode_max_time_ms,
+          miniwobRemoveHumanDisplay: ctx.config.env.miniwob.remove_human_display,
+        }
+      : {}),
+    offerStop: offers.stop,
+    observation: { flags, ...(chatPolicy ? { setOfMarks: true } : {}) },
     ...judges,
     actionFormat: ctx.config.env.action_format,
     actionTimeoutMs: ctx.config.env.action_timeout_ms,
@@ -414,6 +412,7 @@ export const envRole: RoleMain = async (ctx) => {
           greedy: assignment.greedy,
           temperature: assignment.temperature,
           seed: mixSeeds(assignment.seed, step),
+          offers,
         },
         (m) => m.episodeId === assignment.episodeId && m.step === step,
         frames,
@@ -449,6 +448,13 @@ export const envRole: RoleMain = async (ctx) => {
           horizon: assignment.horizon,
           iteration: assignment.iteration,
           reward,
+          ...(record.verdict.pageReward
+            ? {
+                rawReward: record.verdict.pageReward.raw,
+                discountedReward: record.verdict.pageReward.discounted,
+              }
+            : {}),
+          offers,
           answer: record.answer,
           steps: record.steps.map((s, i) => ({
             observation: s.observation,

@@ -21,6 +21,11 @@ export interface Verdict {
   status: VerdictStatus;
   why: string;
   parts: EvaluatorVerdict[];
+  /**
+   * The rewards the page itself gave, where it gives them (MiniWoB++): the raw reward (−1…1, also
+   * the score) and the time-discounted one. Absent for tasks scored by evaluators.
+   */
+  pageReward?: { raw: number; discounted: number };
 }
 
 export class Unscorable extends Error {

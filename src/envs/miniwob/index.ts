@@ -16,6 +16,7 @@ export {
 export type { MiniwobEpisodeSpec } from './task.js';
 export {
   MINIWOB_TASK_FILE_PREFIX,
+  MINIWOB_VIEWPORT,
   miniwobTask,
   miniwobTaskId,
   miniwobTaskUrl,

@@ -24,8 +24,50 @@ export class MiniwobProtocolError extends Error {
 }
 
 /**
+ * BrowserGym's remove_human_display: the display a person watches (last reward, the last 10
+ * average, time left, episodes done: #reward-display; #click-canvas; the START cover
+ * #sync-task-cover) leaves the DOM, and #query's instruction is emptied (the agent gets it as the
+ * intent). The page's own code writes into those elements, so core's getUtterance, endEpisode and
+ * startEpisodeReal are wrapped to put them back for the length of each call and take them out again.
+ */
+const REMOVE_HUMAN_DISPLAY = `(() => {
+  if (window.__ttiHumanDisplay) return;
+  const ids = ['reward-display', 'click-canvas', 'sync-task-cover'];
+  const held = [];
+  const query = document.getElementById('query');
+  let queryHtml = '';
+  const hide = () => {
+    held.length = 0;
+    for (const id of ids) {
+      const el = document.getElementById(id);
+      if (el === null || el.parentNode === null) continue;
+      held.push({ el, parent: el.parentNode, next: el.nextSibling });
+      el.remove();
+    }
+    if (query !== null) { queryHtml = query.innerHTML; query.innerHTML = ''; }
+  };
+  const show = () => {
+    for (const h of held.slice().reverse())
+      h.parent.insertBefore(h.el, h.next !== null && h.next.parentNode === h.parent ? h.next : null);
+    held.length = 0;
+    if (query !== null) query.innerHTML = queryHtml;
+  };
+  for (const name of ['getUtterance', 'endEpisode', 'startEpisodeReal']) {
+    const original = core[name];
+    if (typeof original !== 'function') continue;
+    core[name] = function (...args) {
+      show();
+      try { return original.apply(this, args); } finally { hide(); }
+    };
+  }
+  window.__ttiHumanDisplay = true;
+  hide();
+})()`;
+
+/**
  * Starts the episode for `seed`: the page's own timeout is pushed out to `maxTimeMs` first, so that
- * only the env's horizon ends an episode the page has not ended (BrowserGym does the same).
+ * only the env's horizon ends an episode the page has not ended (BrowserGym does the same). With
+ * `removeHumanDisplay` (BrowserGym's default) the human display is taken out of the page first.
  * Returns the instruction text.
  */
 export async function startMiniwobEpisode(
@@ -33,6 +75,7 @@ export async function startMiniwobEpisode(
   seed: number,
   maxTimeMs: number,
   readyTimeoutMs: number,
+  removeHumanDisplay = true,
 ): Promise<string> {
   const hasCore = await page.evaluate(
     `typeof core === 'object' && core !== null && typeof core.startEpisodeReal === 'function' &&
@@ -43,6 +86,7 @@ export async function startMiniwobEpisode(
       `${page.url()} has no MiniWoB++ core (core.startEpisodeReal and Math.seedrandom): is it a page of MiniWoB++'s html/miniwob/ folder?`,
     );
   }
+  if (removeHumanDisplay) await page.evaluate(REMOVE_HUMAN_DISPLAY);
   await page.evaluate(
     `Math.seedrandom(${JSON.stringify(String(seed))});
      core.EPISODE_MAX_TIME = ${Math.floor(maxTimeMs)};

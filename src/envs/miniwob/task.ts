@@ -3,6 +3,9 @@
 // the env fills it in at reset.
 import type { Task } from '../tasks/task.js';
 
+/** BrowserGym's MiniWoB++ page size, in CSS pixels. */
+export const MINIWOB_VIEWPORT = { width: 332, height: 214 } as const;
+
 /** The pseudo task file every MiniWoB++ task ref names (no file on disk: the suite is the source). */
 export const MINIWOB_TASK_FILE_PREFIX = 'miniwob:';
 
