@@ -5,9 +5,9 @@
 // typical 300-node observation as page after page of one site whose content names are new every
 // time, so the worker's string memos (src/model/text-memo.ts) hit only the header and menu.
 import { existsSync } from 'node:fs';
-import type { Observation } from '../src/actors/protocol.js';
 import { loadDemos } from '../src/model/experiments/demos.js';
 import type { PolicyInput } from '../src/model/index.js';
+import type { Observation } from '../src/protocol/protocol.js';
 import { typicalObservation } from './observation-fixture.js';
 
 export const INTENT = 'What is the price of the Alderon Pro espresso machine?';

@@ -4,8 +4,8 @@
 //   weights <endpoint> <ack>: subscribes to weights, acknowledges each complete message on <ack>
 import { pack, unpack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { Inbound } from '../src/actors/protocol.js';
-import { Channel, RejectedFrames } from '../src/actors/transport.js';
+import { Inbound } from '../src/protocol/protocol.js';
+import { Channel, RejectedFrames } from '../src/protocol/transport.js';
 
 const [mode, endpoint, ackEndpoint] = process.argv.slice(2);
 if (!endpoint) throw new Error('usage: transport-peer ours|bare|weights ENDPOINT [ACK]');

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { type ActRequestMessage, encode, Inbound } from '../src/actors/protocol.js';
-import { Channel, RejectedFrames, Requester } from '../src/actors/transport.js';
+import { type ActRequestMessage, encode, Inbound } from '../src/protocol/protocol.js';
+import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import { typicalObservation } from './observation-fixture.js';
 
 const peerScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'transport-peer.js');

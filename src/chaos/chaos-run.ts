@@ -9,12 +9,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Role, StatusSnapshot, WorkerSnapshot } from '../actors/protocol.js';
 import { loadConfig } from '../config/load.js';
 import { SeededRandom } from '../curriculum/random.js';
+import type { Role, StatusSnapshot, WorkerSnapshot } from '../protocol/index.js';
 import { ReplayLogReader, readReplayLog } from '../replay/replay-log.js';
-import { recordedUserDataDirs } from '../run/process-table.js';
-import { RunDir } from '../run/run-dir.js';
+import { RunDir, recordedUserDataDirs } from '../run/index.js';
 import { RunHandle } from './run-handle.js';
 import { checkMetrics, findOrphans, type MetricsVerdict, type Orphan, readRunState } from './verdict.js';
 

@@ -5,12 +5,19 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { curveFor } from '../actors/curve.js';
-import type { StatusSnapshot } from '../actors/protocol.js';
-import { isAlive, StatusClient } from '../cli/status-client.js';
 import { cliEntry } from '../paths.js';
-import { argsOf, hasArg } from '../run/process-table.js';
-import { type RunDir, readRunToken, readSupervisorInfo, type SupervisorInfo } from '../run/run-dir.js';
+import type { StatusSnapshot } from '../protocol/index.js';
+import {
+  argsOf,
+  curveFor,
+  hasArg,
+  isAlive,
+  type RunDir,
+  readRunToken,
+  readSupervisorInfo,
+  StatusClient,
+  type SupervisorInfo,
+} from '../run/index.js';
 
 const STATUS_TIMEOUT_MS = 3000;
 

@@ -4,8 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processesNaming, processesOfRun, selfAndAncestors } from '../run/process-table.js';
-import type { RunDir } from '../run/run-dir.js';
+import { processesNaming, processesOfRun, type RunDir, selfAndAncestors } from '../run/index.js';
 
 export interface MetricsVerdict {
   rows: number;

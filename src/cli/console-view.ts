@@ -1,7 +1,7 @@
 // The live console view of a run (foreground `train` and `attach`): the run's state and progress,
 // one line per worker, the rates, and the latest events.
 import cliProgress from 'cli-progress';
-import type { RunEvent, StatusSnapshot } from '../actors/protocol.js';
+import type { RunEvent, StatusSnapshot } from '../protocol/index.js';
 
 const BAR = {
   barsize: 24,

@@ -1,8 +1,8 @@
 // The `tti-run` command line.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { FAULTS, ROLES } from '../actors/protocol.js';
 import { ConfigError } from '../config/load.js';
+import { FAULTS, ROLES } from '../protocol/index.js';
 import { SUITE_OPTIONS, suiteSets } from './suite-options.js';
 
 // Each command imports its code when it runs: a worker process should not load the browser env,

@@ -5,7 +5,6 @@
 // they are copied next to the output, or inlined as data URLs.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Trajectory } from '../actors/protocol.js';
 import type { ChatTurn } from '../model/chat/client.js';
 import {
   buildConversation,
@@ -13,6 +12,7 @@ import {
   jpegDataUrl,
   type PromptTemplates,
 } from '../model/chat/prompt.js';
+import type { Trajectory } from '../protocol/index.js';
 import { isKept } from '../replay/filter.js';
 
 export interface SftSample {

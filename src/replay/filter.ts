@@ -1,5 +1,5 @@
 // TTI's filter: keep a trajectory whose reward is positive and whose final answer is not "N/A".
-import type { Trajectory } from '../actors/protocol.js';
+import type { Trajectory } from '../protocol/index.js';
 
 export function isKept(trajectory: Trajectory): boolean {
   if (!(trajectory.reward > 0)) return false;

@@ -19,7 +19,7 @@ import {
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Packr } from 'msgpackr';
-import type { Trajectory } from '../actors/protocol.js';
+import type { Trajectory } from '../protocol/index.js';
 
 const HEADER_BYTES = 8;
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;

@@ -4,7 +4,7 @@
 // trajectories and rare sites are favoured. Recency here is the episode's place in the run
 // (iteration, then place in its collection phase), not the order replay received it in, which the
 // env workers' timing decides: the same kept episodes and seed give the same sample.
-import type { Trajectory } from '../actors/protocol.js';
+import type { Trajectory } from '../protocol/index.js';
 
 const byPlace = new Intl.Collator('en', { numeric: true });
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { Endpoints } from '../actors/protocol.js';
+import { Endpoints } from '../protocol/index.js';
 
 export class RunDir {
   readonly root: string;

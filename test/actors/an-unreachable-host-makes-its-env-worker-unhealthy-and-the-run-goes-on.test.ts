@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { StatusSnapshot } from '../../src/actors/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/protocol.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 

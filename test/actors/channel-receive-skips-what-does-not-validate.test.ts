@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { type ActRequestMessage, Inbound } from '../../src/actors/protocol.js';
-import { Channel, RejectedFrames } from '../../src/actors/transport.js';
+import { type ActRequestMessage, Inbound } from '../../src/protocol/protocol.js';
+import { Channel, RejectedFrames } from '../../src/protocol/transport.js';
 
 test('Channel.receive returns the next valid message, counting the garbage before it, and null once closed', {
   timeout: 20_000,

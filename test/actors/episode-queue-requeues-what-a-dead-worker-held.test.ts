@@ -2,8 +2,8 @@
 // same id, and late or repeated results are not counted twice.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EpisodeResultMessage } from '../../src/actors/protocol.js';
 import { EpisodeQueue, type EpisodeSpec } from '../../src/actors/supervisor/episode-queue.js';
+import type { EpisodeResultMessage } from '../../src/protocol/protocol.js';
 
 const spec = (n: number): EpisodeSpec => ({
   episodeId: `e${n}`,

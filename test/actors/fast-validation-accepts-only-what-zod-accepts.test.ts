@@ -1,4 +1,4 @@
-// The fast checks (src/actors/validate.ts) stand in for zod on the hot sockets. They must never
+// The fast checks (src/protocol/validate.ts) stand in for zod on the hot sockets. They must never
 // accept what zod would refuse, nor accept a message zod would change (strip, default, transform):
 // checked here by fuzzing valid messages of every socket — each field deleted, retyped, each column
 // element retyped, columns cut short, unknown keys added, and seeded random mutations — against zod.
@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pack, unpack } from 'msgpackr';
 import { z } from 'zod';
-import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/actors/protocol.js';
-import { fastCheck } from '../../src/actors/validate.js';
 import { SeededRandom } from '../../src/curriculum/random.js';
+import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/protocol/protocol.js';
+import { fastCheck } from '../../src/protocol/validate.js';
 
 type Json = null | boolean | number | string | undefined | Json[] | { [key: string]: Json };
 

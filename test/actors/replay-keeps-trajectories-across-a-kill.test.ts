@@ -7,7 +7,13 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as zmq from 'zeromq';
-import { decode, encode, Inbound, type StatusSnapshot, type Trajectory } from '../../src/actors/protocol.js';
+import {
+  decode,
+  encode,
+  Inbound,
+  type StatusSnapshot,
+  type Trajectory,
+} from '../../src/protocol/protocol.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture } from '../helpers/run-fixture.js';
 

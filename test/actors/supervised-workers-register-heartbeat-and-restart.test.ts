@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { StatusSnapshot } from '../../src/actors/protocol.js';
 import { cliEntry } from '../../src/paths.js';
+import type { StatusSnapshot } from '../../src/protocol/protocol.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 

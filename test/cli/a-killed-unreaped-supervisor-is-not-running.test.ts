@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isAlive } from '../../src/cli/status-client.js';
+import { isAlive } from '../../src/run/status-client.js';
 
 test('a process that exited but was not reaped (a zombie) is not alive; a running one is', async (t) => {
   const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], {

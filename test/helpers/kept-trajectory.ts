@@ -1,8 +1,8 @@
 // A kept trajectory to seed replay with, so that a test run's learner has something to train on
 // whatever the untrained policy manages in a few episodes.
 import assert from 'node:assert/strict';
-import type { Trajectory } from '../../src/actors/protocol.js';
 import { buildCandidates, type PolicyInput } from '../../src/model/index.js';
+import type { Trajectory } from '../../src/protocol/protocol.js';
 
 /** One successful one-step episode: the price answered on a product page. */
 export function seededSuccess(): Trajectory {

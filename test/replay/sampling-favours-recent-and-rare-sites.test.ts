@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Trajectory } from '../../src/actors/protocol.js';
 import { SeededRandom } from '../../src/curriculum/random.js';
+import type { Trajectory } from '../../src/protocol/protocol.js';
 import { sampleTrajectories, samplingWeights } from '../../src/replay/sample.js';
 
 const make = (i: number, site: string, iteration = 1): Trajectory => ({

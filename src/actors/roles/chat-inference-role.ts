@@ -15,8 +15,7 @@ import {
   jpegDataUrl,
   loadPromptTemplates,
 } from '../../model/chat/index.js';
-import { type ActRequestMessage, Inbound } from '../protocol.js';
-import { Channel } from '../transport.js';
+import { type ActRequestMessage, Channel, Inbound } from '../../protocol/index.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { RoleContext, RoleProcess } from './worker-shell.js';
 

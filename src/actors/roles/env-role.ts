@@ -42,15 +42,16 @@ import {
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
 import { actionSignature } from '../../model/trail.js';
 import type { TrailStep } from '../../model/types.js';
-import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/process-table.js';
 import {
+  Channel,
   type EpisodeResultMessage,
   Inbound,
+  Requester,
   type TaskAssignmentMessage,
   type Trajectory,
   type Observation as WireObservation,
-} from '../protocol.js';
-import { Channel, Requester } from '../transport.js';
+} from '../../protocol/index.js';
+import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
 import { HostHealth } from './host-health.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 

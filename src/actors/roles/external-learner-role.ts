@@ -10,7 +10,7 @@ import path from 'node:path';
 import { mixSeeds } from '../../curriculum/random.js';
 import { exportSft } from '../../export/sft.js';
 import { apiKeyFrom, ChatClient, loadPromptTemplates } from '../../model/chat/index.js';
-import type { TrainedMessage } from '../protocol.js';
+import type { TrainedMessage } from '../../protocol/index.js';
 import { readServedModel, SERVED_MODEL_FILE } from './chat-inference-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import type { RoleCommand, RoleContext, RoleProcess } from './worker-shell.js';

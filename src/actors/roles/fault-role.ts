@@ -4,8 +4,7 @@
 // slowly (`fault.start_delay_ms`) and counts the role faults it is sent (`counters.slow`,
 // `counters['host-down']`), so tests can see what reaches a role that was not up yet.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Inbound } from '../protocol.js';
-import { Channel } from '../transport.js';
+import { Channel, Inbound } from '../../protocol/index.js';
 import type { RoleMain } from './worker-shell.js';
 
 export const faultRole: RoleMain = async (ctx) => {

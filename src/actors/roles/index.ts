@@ -1,7 +1,7 @@
 // Which code runs for each role in a child process. A worker loads its own role's modules only (not
 // Chromium's driver and MiniArena in a replay worker, nor tfjs in an env worker): a restarted
 // worker registers again sooner on a busy machine.
-import type { Role } from '../protocol.js';
+import type { Role } from '../../protocol/index.js';
 import type { RoleMain } from './worker-shell.js';
 
 export const ROLE_MAINS: Record<Role, () => Promise<RoleMain>> = {

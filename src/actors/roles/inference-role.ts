@@ -5,8 +5,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SeededRandom } from '../../curriculum/random.js';
 import { loadBackend, type PolicyInput, type TensorFrames, TfjsPolicy } from '../../model/index.js';
-import { type ActRequestMessage, type Fault, Inbound, type WeightsMessage } from '../protocol.js';
-import { Channel } from '../transport.js';
+import {
+  type ActRequestMessage,
+  Channel,
+  type Fault,
+  Inbound,
+  type WeightsMessage,
+} from '../../protocol/index.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
 import { startingPolicy } from './starting-policy.js';

@@ -18,7 +18,7 @@ import {
   type TrainingStep,
   trainingSteps,
 } from '../../model/index.js';
-import type { TrainedMessage } from '../protocol.js';
+import type { TrainedMessage } from '../../protocol/index.js';
 import { externalLearnerRole } from './external-learner-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import { startingPolicy } from './starting-policy.js';

@@ -1,7 +1,6 @@
 // The sockets every learner (the tfjs trainer or an external command) serves: it publishes weights
 // (or a served model's name) and asks replay for samples.
-import { Inbound } from '../protocol.js';
-import { Channel, Requester } from '../transport.js';
+import { Channel, Inbound, Requester } from '../../protocol/index.js';
 import type { RoleContext } from './worker-shell.js';
 
 export async function openLearnerSockets(ctx: RoleContext) {

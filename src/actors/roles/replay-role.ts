@@ -2,11 +2,10 @@
 // durable append-only log (src/replay), and serves samples of them to the learner.
 import path from 'node:path';
 import { SeededRandom } from '../../curriculum/random.js';
+import { Channel, Inbound } from '../../protocol/index.js';
 import { isKept } from '../../replay/filter.js';
 import { ReplayLog } from '../../replay/replay-log.js';
 import { sampleTrajectories } from '../../replay/sample.js';
-import { Inbound } from '../protocol.js';
-import { Channel } from '../transport.js';
 import type { RoleMain } from './worker-shell.js';
 
 export const replayRole: RoleMain = async (ctx) => {

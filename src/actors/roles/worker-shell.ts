@@ -6,16 +6,19 @@
 import os from 'node:os';
 import { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/logger.js';
-import { type CurveKeys, curveFor } from '../curve.js';
 import {
+  Channel,
   type CommandMessage,
+  type CurveKeys,
   type Endpoints,
   type Fault,
   Inbound,
   type RegisteredMessage,
+  RejectedFrames,
   type Role,
-} from '../protocol.js';
-import { Channel, RejectedFrames, type SocketTuning } from '../transport.js';
+  type SocketTuning,
+} from '../../protocol/index.js';
+import { curveFor } from '../../run/index.js';
 
 export interface WorkerArgs {
   role: Role;

@@ -4,7 +4,7 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../../config/schema.js';
-import type { Endpoints } from '../protocol.js';
+import type { Endpoints } from '../../protocol/index.js';
 
 // sun_path holds 108 bytes including the terminating NUL.
 const MAX_IPC_PATH = 107;

@@ -3,7 +3,7 @@
 // its process died goes back to the front of the queue under the same episode id, so replay's
 // dedup by id keeps a re-run from counting twice; a late result for an episode already done is
 // ignored for the same reason.
-import type { EpisodeResultMessage } from '../protocol.js';
+import type { EpisodeResultMessage } from '../../protocol/index.js';
 
 export interface EpisodeSpec {
   episodeId: string;

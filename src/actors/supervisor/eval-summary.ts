@@ -2,7 +2,7 @@
 // keeps them. A task's tier and template come from its file (src/envs/tasks/labels.ts); a task
 // without them counts under tier "none" and template "unknown".
 import { labelKey, type TaskLabels } from '../../envs/tasks/labels.js';
-import type { EpisodeResultMessage } from '../protocol.js';
+import type { EpisodeResultMessage } from '../../protocol/index.js';
 
 export type { TaskLabel, TaskLabels } from '../../envs/tasks/labels.js';
 export { labelKey, readTaskLabels, templateIn } from '../../envs/tasks/labels.js';

@@ -2,7 +2,7 @@
 // policy version and horizon that status shows. The TTI loop (tti-loop.ts) reports its progress
 // here; status reads it from here.
 import { dispatch, type Ref, spawn } from 'nact';
-import type { RunState } from '../protocol.js';
+import type { RunState } from '../../protocol/index.js';
 
 export interface RunProgress {
   iteration: number;

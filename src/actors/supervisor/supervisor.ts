@@ -15,18 +15,26 @@ import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
 import type { Logger } from '../../log/logger.js';
 import { projectRoot } from '../../paths.js';
-import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/run-dir.js';
-import { curveKeysFile, ensureCurveKeys, needsCurve } from '../curve.js';
 import {
+  Channel,
   type Endpoints,
   Inbound,
+  needsCurve,
+  RejectedFrames,
   type Role,
   type RunEvent,
+  type SocketTuning,
   type StatusSnapshot,
   type TrainedMessage,
   type WorkerSnapshot,
-} from '../protocol.js';
-import { Channel, RejectedFrames, type SocketTuning } from '../transport.js';
+} from '../../protocol/index.js';
+import {
+  curveKeysFile,
+  ensureCurveKeys,
+  type RunDir,
+  type SupervisorInfo,
+  writeFileAtomic,
+} from '../../run/index.js';
 import { planEndpoints } from './endpoints.js';
 import { EpisodeQueue } from './episode-queue.js';
 import { type EvalSummary, labelKey, readTaskLabels, type TaskLabels, templateIn } from './eval-summary.js';

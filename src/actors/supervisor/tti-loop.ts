@@ -23,7 +23,7 @@ import {
   temperatureAt,
 } from '../../curriculum/temperature-schedule.js';
 import type { Logger } from '../../log/logger.js';
-import type { EpisodeResultMessage, TrainedMessage } from '../protocol.js';
+import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
 import { type EvalSummary, summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
 

@@ -6,8 +6,8 @@ import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../log/logger.js';
 import { cliEntry } from '../../paths.js';
-import { reapBrowsers } from '../../run/process-table.js';
-import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../protocol.js';
+import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../../protocol/index.js';
+import { reapBrowsers } from '../../run/index.js';
 import { backoffMs, intensityExceeded, type RestartPolicy, restartsInWindow } from './restart-policy.js';
 
 export interface WorkerSpec {

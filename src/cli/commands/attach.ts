@@ -3,12 +3,10 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import logUpdate from 'log-update';
-import { Inbound, type RunEvent, type StatusSnapshot } from '../../actors/protocol.js';
-import { Channel } from '../../actors/transport.js';
 import { loadConfig } from '../../config/load.js';
-import { RunDir } from '../../run/run-dir.js';
+import { Channel, Inbound, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
+import { RunDir, StatusClient } from '../../run/index.js';
 import { renderRun } from '../console-view.js';
-import { StatusClient } from '../status-client.js';
 
 export async function attach(args: { runDir: string; intervalMs: number }): Promise<number> {
   const runDir = new RunDir(args.runDir);

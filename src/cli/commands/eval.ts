@@ -8,7 +8,7 @@ import type { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
 import { CheckpointStore } from '../../model/checkpoint-store.js';
 import { defaultConfigFile } from '../../paths.js';
-import { createRunToken, RunDir, writeFileAtomic } from '../../run/run-dir.js';
+import { createRunToken, RunDir, writeFileAtomic } from '../../run/index.js';
 
 export interface EvalArgs {
   checkpoint: string | undefined;

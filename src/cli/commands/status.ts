@@ -1,9 +1,8 @@
 // `tti-run status`: one snapshot of a run, as a table or JSON.
 import { existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../config/load.js';
-import { RunDir } from '../../run/run-dir.js';
+import { RunDir, StatusClient } from '../../run/index.js';
 import { renderStatusTable } from '../console-view.js';
-import { StatusClient } from '../status-client.js';
 
 export async function status(args: { runDir: string; json: boolean; timeoutMs: number }): Promise<number> {
   const runDir = new RunDir(args.runDir);

@@ -1,8 +1,7 @@
 // `tti-run stop` and `tti-run inject`: the mutating commands, which carry the run's token.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Fault } from '../../actors/protocol.js';
-import { RunDir, readRunToken, TokenUnavailable } from '../../run/run-dir.js';
-import { isAlive, StatusClient } from '../status-client.js';
+import type { Fault } from '../../protocol/index.js';
+import { isAlive, RunDir, readRunToken, StatusClient, TokenUnavailable } from '../../run/index.js';
 
 export const EXIT_REFUSED = 2;
 

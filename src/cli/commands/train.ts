@@ -4,16 +4,22 @@ import { spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import logUpdate from 'log-update';
-import type { RunEvent, StatusSnapshot } from '../../actors/protocol.js';
 import { startSupervisor } from '../../actors/supervisor/supervisor.js';
 import { configToYaml, loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
 import { cliEntry, defaultConfigFile } from '../../paths.js';
-import { hasArg, processesWhere, selfAndAncestors } from '../../run/process-table.js';
-import { createRunToken, RunDir, readSupervisorInfo } from '../../run/run-dir.js';
+import type { RunEvent, StatusSnapshot } from '../../protocol/index.js';
+import {
+  createRunToken,
+  hasArg,
+  isAlive,
+  processesWhere,
+  RunDir,
+  readSupervisorInfo,
+  selfAndAncestors,
+} from '../../run/index.js';
 import { renderRun } from '../console-view.js';
-import { isAlive } from '../status-client.js';
 
 export interface TrainArgs {
   config: string | undefined;

@@ -1,5 +1,13 @@
-import type { Action, BrowserEnv, Observation, ObservationNode, StepResult } from '../../index.js';
-import { describeAction, stillLoading, VIEWPORT } from '../../index.js';
+import {
+  type Action,
+  type BrowserEnv,
+  describeAction,
+  type Observation,
+  type ObservationNode,
+  type StepResult,
+  stillLoading,
+  VIEWPORT,
+} from '../../index.js';
 
 /** The oracle could not go on: what it looked for and where. Becomes a failure's `why`. */
 export class OracleError extends Error {

@@ -15,7 +15,7 @@ export interface SocketTuning {
   /** ZMTP heartbeats (ZMQ_HEARTBEAT_IVL / TIMEOUT / TTL); 0 disables */
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
-  /** CURVE keys for sockets off loopback (src/actors/curve.ts); none on ipc and loopback */
+  /** CURVE keys for sockets off loopback (src/protocol/curve.ts; the key file: src/run/curve-keys.ts); none on ipc and loopback */
   curve?: CurveKeys;
 }
 
@@ -53,7 +53,7 @@ export class RejectedFrames {
 type AnySocket = zmq.Router | zmq.Dealer | zmq.Publisher | zmq.Subscriber | zmq.Push | zmq.Pull;
 export type Kind = 'router' | 'dealer' | 'pub' | 'sub' | 'push' | 'pull';
 
-export interface Inbound<T> extends Decoded<T> {
+export interface Received<T> extends Decoded<T> {
   /** the sender's routing id, on a ROUTER */
   peer: Buffer | null;
 }
@@ -165,7 +165,7 @@ export class Channel<S extends z.ZodType> {
    * validate on the way are counted and dropped. The caller's loop is then this socket's one
    * receive loop (zeromq.js allows one pending receive per socket): use it or `serve`, not both.
    */
-  async receive(): Promise<Inbound<z.infer<S>> | null> {
+  async receive(): Promise<Received<z.infer<S>> | null> {
     const socket = this.socket;
     const schema = this.schema;
     if (!('receive' in socket) || schema === null) throw new Error(`channel ${this.name} cannot receive`);
@@ -190,7 +190,7 @@ export class Channel<S extends z.ZodType> {
    * (awaiting it, so a slow handler applies backpressure); returns when the channel closes.
    */
   async serve(
-    handle: (inbound: Inbound<z.infer<S>>) => void | Promise<void>,
+    handle: (inbound: Received<z.infer<S>>) => void | Promise<void>,
     /** before each receive: a promise to wait for first (nothing expected yet), or undefined */
     gate?: () => Promise<void> | undefined,
   ): Promise<void> {
@@ -223,7 +223,7 @@ export class Channel<S extends z.ZodType> {
 export class Requester<S extends z.ZodType> {
   private readonly waiting = new Set<{
     matches: (m: z.infer<S>) => boolean;
-    resolve: (r: Inbound<z.infer<S>> | null) => void;
+    resolve: (r: Received<z.infer<S>> | null) => void;
     deadline: number;
   }>();
   private sweeper: NodeJS.Timeout | null = null;
@@ -288,12 +288,12 @@ export class Requester<S extends z.ZodType> {
     matches: (reply: z.infer<S>) => boolean,
     timeoutMs: number,
     raw: readonly Buffer[] = [],
-  ): Promise<Inbound<z.infer<S>> | null> {
+  ): Promise<Received<z.infer<S>> | null> {
     if (this.sweeper === null) {
       this.sweeper = setInterval(() => this.sweep(), this.sweepMs);
       this.sweeper.unref();
     }
-    return new Promise<Inbound<z.infer<S>> | null>((resolve, reject) => {
+    return new Promise<Received<z.infer<S>> | null>((resolve, reject) => {
       const waiter = { matches, resolve, deadline: Date.now() + timeoutMs };
       this.waiting.add(waiter);
       // Not awaited: the reply is what the caller waits for; a failed send ends the wait.

@@ -1,9 +1,15 @@
 // The CLI's side of the status socket: one request, one reply, a bounded wait.
 import { existsSync, readFileSync } from 'node:fs';
-import { type CurveKeys, curveFor } from '../actors/curve.js';
-import { Inbound } from '../actors/protocol.js';
-import { Channel, RejectedFrames, Requester, type SocketTuning } from '../actors/transport.js';
-import { type RunDir, readSupervisorInfo, type SupervisorInfo } from '../run/run-dir.js';
+import {
+  Channel,
+  type CurveKeys,
+  Inbound,
+  RejectedFrames,
+  Requester,
+  type SocketTuning,
+} from '../protocol/index.js';
+import { curveFor } from './curve-keys.js';
+import { type RunDir, readSupervisorInfo, type SupervisorInfo } from './run-dir.js';
 
 export type StatusReply = ReturnType<typeof Inbound.statusToClient.parse>;
 

@@ -1,0 +1,7 @@
+// The wire protocol: every message the processes of a run exchange, declared once with fast checks
+// compiled from the same schemas, and the ZeroMQ sockets that carry them. It imports nothing of
+// tti, so a child process can depend on it without pulling in the supervisor.
+export * from './curve.js';
+export * from './protocol.js';
+export * from './transport.js';
+export * from './validate.js';

@@ -1,0 +1,6 @@
+// A run on disk and from outside: its directory, CURVE key file, the process table that finds its
+// processes, and the client of a live supervisor's status socket.
+export * from './curve-keys.js';
+export * from './process-table.js';
+export * from './run-dir.js';
+export * from './status-client.js';
