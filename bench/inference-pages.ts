@@ -1,13 +1,13 @@
 // The pages the inference benchmark's env-like clients send. With MiniArena's recorded oracle
-// steps at hand (the demos cache of src/model/experiments/demos.ts, as the learner bench uses),
+// steps at hand (the demos cache of experiments/oracle-demos, bench/demos-cache.ts, as the learner bench uses),
 // each client walks through recorded episodes in order, as an env worker would: real pages,
 // tasks and histories, whose strings recur across steps the way a site's do. Without them, the
 // typical 300-node observation as page after page of one site whose content names are new every
 // time, so the worker's string memos (src/model/text-memo.ts) hit only the header and menu.
 import { existsSync } from 'node:fs';
-import { loadDemos } from '../src/model/experiments/demos.js';
 import type { PolicyInput } from '../src/model/index.js';
 import type { Observation } from '../src/protocol/protocol.js';
+import { DEMOS_CACHE, readDemosCache } from './demos-cache.js';
 import { typicalObservation } from './observation-fixture.js';
 
 export const INTENT = 'What is the price of the Alderon Pro espresso machine?';
@@ -52,13 +52,10 @@ export function toPolicyInput(a: Ask): PolicyInput {
 }
 
 /** The demos cache when it exists (`$TTI_DEMOS`, else /tmp/tti-demos.json), else synthetic pages. */
-export function pageSource(
-  clients: number,
-  demos = process.env.TTI_DEMOS ?? '/tmp/tti-demos.json',
-): PageSource {
+export function pageSource(clients: number, demos = DEMOS_CACHE): PageSource {
   const base = typicalObservation();
   if (existsSync(demos)) {
-    const steps = loadDemos(demos).flatMap((d) => d.steps.map((s) => s.input));
+    const steps = readDemosCache(demos).flatMap((d) => d.steps.map((s) => s.input));
     const stride = Math.max(1, Math.floor(steps.length / clients));
     return {
       kind: 'demos',

@@ -1,11 +1,9 @@
 // Learner benchmark: BcTrainer.train samples per second and TfjsPolicy.act latency (batch 1 and
 // 16) on the backend loadBackend('auto') picks, on realistic observations. With `demos` (a cache
-// from src/model/experiments/demos.ts) it uses recorded MiniArena steps; otherwise synthetic shop
+// from experiments/oracle-demos, bench/demos-cache.ts) it uses recorded MiniArena steps; otherwise synthetic shop
 // and tracker pages of the same size (≈250–350 nodes, 20 list rows, a form, a pager).
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadDemos } from '../src/model/experiments/demos.js';
-import { trainingStepsOf } from '../src/model/experiments/measure.js';
 import {
   BcTrainer,
   buildCandidates,
@@ -16,6 +14,7 @@ import {
   TfjsPolicy,
   type TrainingStep,
 } from '../src/model/index.js';
+import { DEMOS_CACHE, demoTrainingSteps, readDemosCache } from './demos-cache.js';
 
 export interface LearnerBenchOptions {
   /** Cached oracle demos; synthetic steps when absent or missing. */
@@ -125,7 +124,7 @@ export async function learnerBench(o: LearnerBenchOptions = {}): Promise<Learner
   let steps: TrainingStep[];
   let source: LearnerBenchResult['source'] = 'synthetic';
   if (o.demos && existsSync(o.demos)) {
-    steps = trainingStepsOf(loadDemos(o.demos));
+    steps = demoTrainingSteps(readDemosCache(o.demos));
     source = 'demos';
   } else steps = syntheticSteps(samples);
   const counts = steps.map((s) => buildCandidates(s.input).length);
@@ -182,7 +181,7 @@ export async function runLearnerBench(
   resultsDir: string,
   machine: Record<string, unknown>,
 ): Promise<LearnerBenchResult> {
-  const demos = process.env.TTI_DEMOS ?? '/tmp/tti-demos.json';
+  const demos = DEMOS_CACHE;
   const r = await learnerBench({ demos });
   writeFileSync(path.join(resultsDir, 'learner.json'), `${JSON.stringify({ machine, ...r }, null, 2)}\n`);
   process.stdout.write(

@@ -99,7 +99,7 @@ await yargs(hideBin(process.argv))
         })
         .option('out', {
           type: 'string',
-          default: 'docs/results',
+          default: 'runs/experiments/horizon',
           describe: 'table (md, json) and plots (png)',
         })
         .option('preset', { type: 'string', array: true, default: [] as string[] })
@@ -116,7 +116,7 @@ await yargs(hideBin(process.argv))
         })
         .example(
           '$0 experiment horizon --preset quick --budget-steps 6000',
-          'the ablation behind docs/results.md',
+          'the ablation behind experiments/horizon',
         ),
     (argv) =>
       exitWith(async () =>

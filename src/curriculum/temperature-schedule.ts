@@ -15,7 +15,7 @@ export function temperatureAt(temperature: number | readonly number[], iteration
  * The temperature of collection episode `index` (0-based place in its phase): the iteration's
  * temperature times the spread's factors in turn, so one iteration samples at several
  * temperatures, as Ape-X gives each actor its own exploration rate (on MiniArena [1, 0.5] shifted
- * what runs learn toward action templates but not their score: docs/results.md).
+ * what runs learn toward action templates but not their score: experiments/temperature-spread).
  */
 export function episodeTemperature(
   temperature: number | readonly number[],

@@ -9,6 +9,7 @@ export {
 export {
   type ActionKind,
   actionOfReply,
+  buildCandidateSet,
   buildCandidates,
   type Candidate,
   intentPhrases,
@@ -21,8 +22,10 @@ export {
   saveModelCheckpoint,
 } from './checkpoint.js';
 export { CheckpointStore } from './checkpoint-store.js';
+export { leavesStateAlone, withoutDetours } from './detours.js';
 export { DENSE_SIZE, denseFeatureNames, KIND_WEIGHT, UNIFORM_SHARE } from './features.js';
 export { DEFAULT_POLICY_OPTIONS, type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
+export { clean, DONE_ANSWER } from './text.js';
 export {
   BcTrainer,
   type TrainerOptions,

@@ -4,7 +4,7 @@
 // detour whose return is followed by "back" (which would then lead elsewhere).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withoutDetours } from '../../src/model/experiments/detours.js';
+import { withoutDetours } from '../../src/model/detours.js';
 import { trainingSteps } from '../../src/model/trainer.js';
 import type { NodeColumns, TrajectoryForTraining } from '../../src/model/types.js';
 

@@ -14,7 +14,15 @@ export {
   type TierStats,
 } from './check.js';
 export { Driver, OracleError } from './driver.js';
-export { type ArenaSlot, closeSlots, openSlots, readSplit, type Split, selectTasks } from './pool.js';
+export {
+  type ArenaSlot,
+  closeSlots,
+  openSlots,
+  readSplit,
+  runOnSlots,
+  type Split,
+  selectTasks,
+} from './pool.js';
 export {
   type RandomEpisode,
   type RandomPolicyOptions,

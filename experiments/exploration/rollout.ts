@@ -1,21 +1,24 @@
 // Episodes of the policy in MiniArena, outside the actor system: the untrained policy's success
 // with temperature sampling (what bootstraps TTI), and a trained policy's greedy success.
-// `node dist/src/model/experiments/rollout.js SPLIT LIMIT HORIZON greedy|sample [checkpoint dir] [--held-out]`
-import type { BrowserEnvConfig } from '../../envs/index.js';
+// `node dist/experiments/exploration/rollout.js SPLIT LIMIT HORIZON greedy|sample [checkpoint dir] [--held-out]`
+import type { BrowserEnvConfig } from '../../src/envs/index.js';
+import type { MiniArenaTask } from '../../src/envs/miniarena/index.js';
 import {
   closeSlots,
   openSlots,
   readSplit,
+  runOnSlots,
   type Split,
   selectTasks,
-} from '../../envs/miniarena/oracle/index.js';
-import { runOnSlots } from '../../envs/miniarena/oracle/pool.js';
-import type { MiniArenaTask } from '../../envs/miniarena/templates/types.js';
-import { loadBackend } from '../backend.js';
-import { actionOfReply } from '../candidates.js';
-import { loadModelCheckpoint } from '../checkpoint.js';
-import { seededRandom, TfjsPolicy } from '../policy.js';
-import { nodeColumns } from './demos.js';
+} from '../../src/envs/miniarena/oracle/index.js';
+import {
+  actionOfReply,
+  loadBackend,
+  loadModelCheckpoint,
+  seededRandom,
+  TfjsPolicy,
+} from '../../src/model/index.js';
+import { nodeColumns } from '../oracle-demos/demos.js';
 
 export interface RolloutEpisode {
   taskId: number;

@@ -1,11 +1,10 @@
 // How likely the untrained policy is to sample the oracle's own trajectory: the product of its
 // probabilities of the oracle's actions along the demo. A lower bound on its success rate through
 // that path (others succeed too), and a cheap, browser-free way to compare exploration priors.
-// `node dist/src/model/experiments/exploration.js DEMOS.json [priorWeight…]`
-import { loadBackend } from '../backend.js';
-import { TfjsPolicy } from '../policy.js';
-import { type Demo, loadDemos } from './demos.js';
-import { alignAnswers } from './measure.js';
+// `node dist/experiments/exploration/exploration.js DEMOS.json [priorWeight…]`
+import { loadBackend, TfjsPolicy } from '../../src/model/index.js';
+import { alignAnswers } from '../bc-on-demos/measure.js';
+import { type Demo, loadDemos } from '../oracle-demos/demos.js';
 
 /** P(oracle trajectory) over a group of demos: the mean (ruled by the likeliest demo) and the mean log10. */
 export interface PathProbability {

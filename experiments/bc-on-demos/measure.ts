@@ -5,15 +5,21 @@
 //   accuracy      greedy step accuracy after BC on train-split demos, on test-split demos of
 //                 seen templates and of held-out templates (and on the training demos)
 //   speed         training samples/s, act latency for batch 1 and 16
-// `node dist/src/model/experiments/measure.js DEMOS.json [variant JSON] [epochs]`
-import { loadBackend } from '../backend.js';
-import { buildCandidateSet, type KINDS } from '../candidates.js';
-import { saveModelCheckpoint } from '../checkpoint.js';
-import { CheckpointStore } from '../checkpoint-store.js';
-import { type PolicyOptions, seededRandom, TfjsPolicy } from '../policy.js';
-import { BcTrainer } from '../trainer.js';
-import type { PolicyInput, TrainingStep } from '../types.js';
-import { answerKeys, type Demo, type DemoStep, loadDemos, passes } from './demos.js';
+// `node dist/experiments/bc-on-demos/measure.js DEMOS.json [variant JSON] [epochs]`
+import {
+  BcTrainer,
+  buildCandidateSet,
+  CheckpointStore,
+  type KINDS,
+  loadBackend,
+  type PolicyInput,
+  type PolicyOptions,
+  saveModelCheckpoint,
+  seededRandom,
+  TfjsPolicy,
+  type TrainingStep,
+} from '../../src/model/index.js';
+import { answerKeys, type Demo, type DemoStep, loadDemos, passes } from '../oracle-demos/demos.js';
 
 type Kind = (typeof KINDS)[number];
 

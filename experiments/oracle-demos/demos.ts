@@ -4,8 +4,14 @@
 // action a candidate?) and give a supervised proxy for the TTI loop: train BC on train-split demos,
 // score greedy step accuracy on test-split demos of seen and held-out templates.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Action, BrowserEnv, Observation } from '../../envs/index.js';
-import { observationColumns, VIEWPORT } from '../../envs/index.js';
+import {
+  type Action,
+  type BrowserEnv,
+  type Observation,
+  observationColumns,
+  VIEWPORT,
+} from '../../src/envs/index.js';
+import type { MiniArenaTask } from '../../src/envs/miniarena/index.js';
 import {
   closeSlots,
   Driver,
@@ -13,13 +19,11 @@ import {
   ORACLE_HORIZON,
   openSlots,
   readSplit,
+  runOnSlots,
   SOLVERS,
   selectTasks,
-} from '../../envs/miniarena/oracle/index.js';
-import { runOnSlots } from '../../envs/miniarena/oracle/pool.js';
-import type { MiniArenaTask } from '../../envs/miniarena/templates/types.js';
-import { clean, DONE_ANSWER } from '../text.js';
-import type { NodeColumns, PolicyInput } from '../types.js';
+} from '../../src/envs/miniarena/oracle/index.js';
+import { clean, DONE_ANSWER, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
 
 export interface DemoStep {
   input: PolicyInput;
@@ -166,7 +170,7 @@ export function loadDemos(file: string): Demo[] {
   return JSON.parse(readFileSync(file, 'utf8')) as Demo[];
 }
 
-// `node dist/src/model/experiments/demos.js OUT.json [trainPerTemplate] [testPerTemplate]`
+// `node dist/experiments/oracle-demos/demos.js OUT.json [trainPerTemplate] [testPerTemplate]`
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = process.argv[2] ?? '/tmp/tti-demos.json';
   const trainPer = Number(process.argv[3] ?? 8);

@@ -1,15 +1,19 @@
 // Trains a fresh policy on a finished run's kept trajectories with other learner settings, and saves
 // a checkpoint for `tti-run eval --checkpoint`: what the learner's settings do to greedy eval on the
 // same data, without collecting again.
-// `node dist/src/model/experiments/retrain.js RUN_DIR OUT_DIR '{"lr":5e-3,"updates":300,"cutDetours":true}'`
+// `node dist/experiments/retrain/retrain.js RUN_DIR OUT_DIR '{"lr":5e-3,"updates":300,"cutDetours":true}'`
 import path from 'node:path';
-import { readReplayLog } from '../../replay/replay-log.js';
-import { loadBackend } from '../backend.js';
-import { saveModelCheckpoint } from '../checkpoint.js';
-import { CheckpointStore } from '../checkpoint-store.js';
-import { seededRandom, TfjsPolicy } from '../policy.js';
-import { BcTrainer, trainingSteps } from '../trainer.js';
-import { withoutDetours } from './detours.js';
+import {
+  BcTrainer,
+  CheckpointStore,
+  loadBackend,
+  saveModelCheckpoint,
+  seededRandom,
+  TfjsPolicy,
+  trainingSteps,
+  withoutDetours,
+} from '../../src/model/index.js';
+import { readReplayLog } from '../../src/replay/index.js';
 
 interface RetrainSettings {
   lr: number;
@@ -18,7 +22,7 @@ interface RetrainSettings {
   updates: number;
   scorePenalty: number;
   seed: number;
-  /** train on the trajectories without their detours (detours.ts) */
+  /** train on the trajectories without their detours (src/model/detours.ts) */
   cutDetours: boolean;
 }
 

@@ -1,15 +1,15 @@
 // Filtered BC imitates every step of a kept trajectory, its detours too: a first success that
 // went shop home → account → home → a category → search teaches the greedy policy to open every
-// shop task with that tour (run qJ, docs/results.md). A detour is a run of steps that leaves a page
+// shop task with that tour (run qJ, experiments/old-suite). A detour is a run of steps that leaves a page
 // and comes back to it without changing anything — link clicks, going back, scrolling, hovering,
 // searching — so the steps after it could have been taken before it. Cutting it gives the
 // trajectory the agent would have had without it: the same observations at the page it returned
 // to, an action history without the detour, and step numbers counted again.
-// An experiment (`retrain.js RUN OUT '{"cutDetours":true}'`), not the learner's: retrained on run
-// qJ's kept trajectories (159 of 433 steps cut) it solved 23/294 test tasks against 28/294 without
-// cutting; on qH's (82 of 563 cut) 39 against 37 (docs/results.md).
-import { actionOfReply } from '../candidates.js';
-import type { TrajectoryForTraining } from '../types.js';
+// Not the learner's yet: experiments/retrain (`'{"cutDetours":true}'`) retrained on run qJ's kept
+// trajectories (159 of 433 steps cut) solved 23/294 test tasks against 28/294 without cutting; on
+// qH's (82 of 563 cut) 39 against 37.
+import { actionOfReply } from './candidates.js';
+import type { TrajectoryForTraining } from './types.js';
 
 type Step = TrajectoryForTraining['steps'][number];
 

@@ -5,13 +5,16 @@
 // learner role does. After each iteration it reports, on the test-split demos, the mean
 // oracle-path probability (≈ collection success) and how many demos the greedy policy gets
 // entirely right (≈ greedy eval success), by tier.
-// `node dist/src/model/experiments/online-sim.js DEMOS.json '{"lr":5e-3,"minUpdates":50}' …`
-import { loadBackend } from '../backend.js';
-import { seededRandom, TfjsPolicy } from '../policy.js';
-import { BcTrainer } from '../trainer.js';
-import type { TrainingStep } from '../types.js';
-import { type Demo, loadDemos } from './demos.js';
-import { accuracy, alignAnswers } from './measure.js';
+// `node dist/experiments/score-penalty/online-sim.js DEMOS.json '{"lr":5e-3,"minUpdates":50}' …`
+import {
+  BcTrainer,
+  loadBackend,
+  seededRandom,
+  TfjsPolicy,
+  type TrainingStep,
+} from '../../src/model/index.js';
+import { accuracy, alignAnswers } from '../bc-on-demos/measure.js';
+import { type Demo, loadDemos } from '../oracle-demos/demos.js';
 
 export interface SimSettings {
   lr: number;
