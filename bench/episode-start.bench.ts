@@ -8,13 +8,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { startMiniArenaHost, TASKS_DIR, WEBARENA_SITES, type WebArenaSite } from '../src/arena/index.js';
 import { BrowserEnv, loadTaskFile, type Task } from '../src/envs/index.js';
-import {
-  startMiniArenaHost,
-  TASKS_DIR,
-  WEBARENA_SITES,
-  type WebArenaSite,
-} from '../src/envs/miniarena/index.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

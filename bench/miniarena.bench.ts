@@ -2,11 +2,7 @@
 // server spends on a page (its `Server-Timing: app;dur=…` header), over real hosts; plus resets
 // after real oracle episodes in Chromium that changed state.
 import { performance } from 'node:perf_hooks';
-import {
-  type MiniArenaHost,
-  resetMiniArenaOverHttp,
-  startMiniArenaHost,
-} from '../src/envs/miniarena/index.js';
+import { type MiniArenaHost, resetMiniArenaOverHttp, startMiniArenaHost } from '../src/arena/index.js';
 import {
   closeSlots,
   ORACLE_ENV,
@@ -14,7 +10,7 @@ import {
   readSplit,
   runOracleEpisode,
   selectTasks,
-} from '../src/envs/miniarena/oracle/index.js';
+} from '../src/arena/oracle/index.js';
 
 export interface Percentiles {
   p50Ms: number;

@@ -3,8 +3,8 @@
 // screenshot call alone and its size, on that listing and on MiniArena's pages. This decides
 // whether training runs record screenshots by default (docs/viewer.md).
 import { chromium } from 'playwright-core';
+import { startMiniArenaHost } from '../src/arena/index.js';
 import { BrowserEnv, CHROMIUM_ARGS, findChromium, VIEWPORT } from '../src/envs/index.js';
-import { startMiniArenaHost } from '../src/envs/miniarena/index.js';
 import { screenshotWithMarks } from '../src/envs/observation/set-of-marks.js';
 import { oursSide, type Side, serveShop } from './env.bench.js';
 

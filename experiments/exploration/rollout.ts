@@ -1,16 +1,17 @@
 // Episodes of the policy in MiniArena, outside the actor system: the untrained policy's success
 // with temperature sampling (what bootstraps TTI), and a trained policy's greedy success.
 // `node dist/experiments/exploration/rollout.js SPLIT LIMIT HORIZON greedy|sample [checkpoint dir] [--held-out]`
-import type { BrowserEnvConfig } from '../../src/envs/index.js';
-import type { MiniArenaTask } from '../../src/envs/miniarena/index.js';
+
 import {
   closeSlots,
+  type MiniArenaTask,
   openSlots,
   readSplit,
   runOnSlots,
   type Split,
   selectTasks,
-} from '../../src/envs/miniarena/oracle/index.js';
+} from '../../src/arena/index.js';
+import type { BrowserEnvConfig } from '../../src/envs/index.js';
 import {
   actionOfReply,
   loadBackend,

@@ -11,10 +11,10 @@ import {
   observationColumns,
   VIEWPORT,
 } from '../../src/envs/index.js';
-import type { MiniArenaTask } from '../../src/envs/miniarena/index.js';
 import {
   closeSlots,
   Driver,
+  type MiniArenaTask,
   ORACLE_ENV,
   ORACLE_HORIZON,
   openSlots,
@@ -22,7 +22,7 @@ import {
   runOnSlots,
   SOLVERS,
   selectTasks,
-} from '../../src/envs/miniarena/oracle/index.js';
+} from '../../src/arena/index.js';
 import { clean, DONE_ANSWER, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
 
 export interface DemoStep {

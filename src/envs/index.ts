@@ -16,7 +16,12 @@ export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
-export type { EvaluatorVerdict, Verdict, VerdictStatus } from './evaluators/verdict.js';
+export {
+  type EvaluatorVerdict,
+  errorMessage,
+  type Verdict,
+  type VerdictStatus,
+} from './evaluators/verdict.js';
 export {
   type AnswerJudge,
   type AnswerJudgeInput,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answersTakeTurns, generateTasks, type MiniArenaTask } from '../../src/envs/miniarena/index.js';
-import { type Instance, stringMatch, urlMatch } from '../../src/envs/miniarena/templates/types.js';
+import { answersTakeTurns, generateTasks, type MiniArenaTask } from '../../src/arena/index.js';
+import { type Instance, stringMatch, urlMatch } from '../../src/arena/templates/types.js';
 
 // A policy that learns one answer per template, without reading the page, must not look like one
 // that learned the template: TTI's filter keeps whatever passes, guesses included.

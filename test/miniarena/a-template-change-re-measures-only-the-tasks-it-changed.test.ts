@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { type MiniArenaTask, writeTaskFiles } from '../../src/envs/miniarena/index.js';
-import { readSplit, selectTasks } from '../../src/envs/miniarena/oracle/pool.js';
-import { readOracleLengths, suiteFingerprint } from '../../src/envs/miniarena/oracle-lengths.js';
+import { type MiniArenaTask, writeTaskFiles } from '../../src/arena/index.js';
+import { readSplit, selectTasks } from '../../src/arena/oracle/pool.js';
+import { readOracleLengths, suiteFingerprint } from '../../src/arena/oracle-lengths.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tti-lengths-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-import type { MiniArenaHost } from '../../src/envs/miniarena/index.js';
+import type { MiniArenaHost } from '../../src/arena/index.js';
 
 /** Shared helpers for the MiniArena tests (no tests here). */
 export function cookieHeader(host: MiniArenaHost): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TEMPLATES } from '../../src/envs/miniarena/index.js';
-import { checkTasks, readSplit } from '../../src/envs/miniarena/oracle/index.js';
+import { TEMPLATES } from '../../src/arena/index.js';
+import { checkTasks, readSplit } from '../../src/arena/oracle/index.js';
 
 // CI-sized: the first test-split task of every template (39), each a fresh episode on a freshly
 // reset MiniArena instance in real Chromium, acted through the env's action space and scored by

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../../src/envs/index.js';
 import {
   DEFAULT_ACCOUNTS,
   generateTasks,
@@ -10,7 +9,8 @@ import {
   pristineState,
   RESET_PATH,
   startMiniArenaHost,
-} from '../../src/envs/miniarena/index.js';
+} from '../../src/arena/index.js';
+import { launchBrowser } from '../../src/envs/index.js';
 
 let host: MiniArenaHost;
 let browser: Browser;

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../../src/envs/index.js';
 import {
   generateTasks,
   type MiniArenaHost,
   type MiniArenaTask,
   startMiniArenaHost,
-} from '../../src/envs/miniarena/index.js';
+} from '../../src/arena/index.js';
+import { launchBrowser } from '../../src/envs/index.js';
 import { get, post, textOf } from './helpers.js';
 
 // Each program_html template is solved here the way its intent reads, by reading the live site

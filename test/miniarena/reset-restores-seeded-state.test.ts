@@ -8,7 +8,7 @@ import {
   RESET_TOKEN_HEADER,
   resetMiniArenaOverHttp,
   startMiniArenaHost,
-} from '../../src/envs/miniarena/index.js';
+} from '../../src/arena/index.js';
 import { get, post, textOf } from './helpers.js';
 
 let host: MiniArenaHost;

@@ -10,7 +10,7 @@ import {
   serializeTasks,
   startMiniArenaHost,
   TASKS_DIR,
-} from '../../src/envs/miniarena/index.js';
+} from '../../src/arena/index.js';
 import { get } from './helpers.js';
 
 const SEED = 424242;

@@ -6,8 +6,8 @@ import {
   pristineState,
   serveMiniArena,
   startMiniArenaHost,
-} from '../../src/envs/miniarena/index.js';
-import { SHOP_PAGE_SIZE, searchProducts } from '../../src/envs/miniarena/sites/shop/data.js';
+} from '../../src/arena/index.js';
+import { SHOP_PAGE_SIZE, searchProducts } from '../../src/arena/sites/shop/data.js';
 import { get, post, textOf } from './helpers.js';
 
 let host: MiniArenaHost;

@@ -10,9 +10,9 @@ import {
   startMiniArenaHost,
   TEMPLATES,
   tierOf,
-} from '../../src/envs/miniarena/index.js';
-import { readOracleLengths, suiteFingerprint } from '../../src/envs/miniarena/oracle-lengths.js';
-import { SHOP_USER } from '../../src/envs/miniarena/sites/shop/data.js';
+} from '../../src/arena/index.js';
+import { readOracleLengths, suiteFingerprint } from '../../src/arena/oracle-lengths.js';
+import { SHOP_USER } from '../../src/arena/sites/shop/data.js';
 import { get, textOf } from './helpers.js';
 
 const suite = generateTasks();

@@ -9,6 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type MiniArenaHost,
+  startMiniArenaHost,
+  WEBARENA_SITES,
+  type WebArenaSite,
+} from '../../arena/index.js';
 import { mixSeeds } from '../../curriculum/random.js';
 import {
   type AnswerJudge,
@@ -27,12 +33,6 @@ import {
   ttiActionText,
   VIEWPORT,
 } from '../../envs/index.js';
-import {
-  type MiniArenaHost,
-  startMiniArenaHost,
-  WEBARENA_SITES,
-  type WebArenaSite,
-} from '../../envs/miniarena/index.js';
 import {
   MINIWOB_TASK_FILE_PREFIX,
   MINIWOB_VIEWPORT,

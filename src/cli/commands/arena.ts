@@ -1,5 +1,5 @@
 // `tti-run arena serve`: MiniArena's sites, for a person to browse.
-import { serveMiniArena } from '../../envs/miniarena/index.js';
+import { serveMiniArena } from '../../arena/index.js';
 
 export async function serveArena(args: {
   port: number;

@@ -1,6 +1,7 @@
 // `tti-run tasks ...`: validate task files, rebuild MiniArena's suite.
+
+import { writeTaskFiles } from '../../arena/index.js';
 import { formatTaskIssue, type TaskLoadOptions, validateTaskFiles } from '../../envs/index.js';
-import { writeTaskFiles } from '../../envs/miniarena/index.js';
 
 /** `key=value` pairs from repeated flags, e.g. `--host shopping=http://localhost:7770`. */
 export function pairs(flag: string, values: readonly string[]): Record<string, string> {
@@ -61,7 +62,7 @@ export async function checkTasks(args: {
   unmeasured: boolean;
   minRate: number;
 }): Promise<number> {
-  const { checkTasks: runOracle } = await import('../../envs/miniarena/oracle/index.js');
+  const { checkTasks: runOracle } = await import('../../arena/index.js');
   const result = await runOracle({
     split: args.split,
     ...(args.limit === undefined ? {} : { limit: args.limit }),

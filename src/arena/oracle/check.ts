@@ -1,5 +1,4 @@
-import { errorMessage } from '../../evaluators/verdict.js';
-import type { BrowserEnvConfig } from '../../index.js';
+import { type BrowserEnvConfig, errorMessage } from '../../envs/index.js';
 import type { MiniArenaTask, Tier } from '../templates/types.js';
 import { Driver, OracleError } from './driver.js';
 import {

@@ -1,4 +1,4 @@
-import type { ObservationNode } from '../../../index.js';
+import type { ObservationNode } from '../../../envs/index.js';
 import { type Driver, OracleError } from '../driver.js';
 import { type Solver, slot } from '../types.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../../paths.js';
+import { projectRoot } from '../paths.js';
 import {
   applyOracleLengths,
   carryOverLengths,

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BrowserEnv, type BrowserEnvConfig, loadTaskFile, type Task } from '../../index.js';
+import { BrowserEnv, type BrowserEnvConfig, loadTaskFile, type Task } from '../../envs/index.js';
 import { TASKS_DIR } from '../generate-tasks.js';
 import { type MiniArenaHost, startMiniArenaHost, WEBARENA_SITES, type WebArenaSite } from '../host.js';
 import type { MiniArenaTask } from '../templates/types.js';

@@ -1,4 +1,4 @@
-import type { Action, BrowserEnvConfig, Observation, ObservationNode } from '../../index.js';
+import type { Action, BrowserEnvConfig, Observation, ObservationNode } from '../../envs/index.js';
 import { Rng } from '../rng.js';
 import type { MiniArenaTask, Tier } from '../templates/types.js';
 import {

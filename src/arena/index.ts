@@ -1,6 +1,8 @@
 /**
  * MiniArena: three small web sites modelled on WebArena's (a shop, a forum, a project tracker),
- * served from memory with a seeded generator, plus a task suite in WebArena's JSON format.
+ * served from memory with a seeded generator, plus a task suite in WebArena's JSON format and
+ * the scripted oracle that solves it. An application the browser env drives, as WebArena's sites
+ * are: nothing under src/envs imports it.
  *
  * Placeholders: `__SHOPPING__` → `${origin}/shop`, `__REDDIT__` → `${origin}/forum`,
  * `__GITLAB__` → `${origin}/tracker` (see `host.placeholders` / `host.resolve`).
@@ -29,6 +31,7 @@ export {
   WEBARENA_SITES,
   type WebArenaSite,
 } from './host.js';
+export * from './oracle/index.js';
 export {
   applyOracleLengths,
   ORACLE_LENGTHS_FILE,

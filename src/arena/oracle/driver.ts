@@ -7,7 +7,7 @@ import {
   type StepResult,
   stillLoading,
   VIEWPORT,
-} from '../../index.js';
+} from '../../envs/index.js';
 
 /** The oracle could not go on: what it looked for and where. Becomes a failure's `why`. */
 export class OracleError extends Error {
