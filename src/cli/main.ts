@@ -1,7 +1,7 @@
 // The `tti-run` command line.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { ConfigError } from '../config/load.js';
+import { ConfigError } from '../config/index.js';
 import { FAULTS, ROLES } from '../protocol/index.js';
 import { SUITE_OPTIONS, suiteSets } from './suite-options.js';
 

@@ -1,6 +1,6 @@
 // `--suite miniwob --tasks a,b --episodes K --miniwob-dir DIR` on train and eval: shorthands for
 // config keys, turned into `--set` overrides (laid over the config like any other).
-import { ConfigError } from '../config/load.js';
+import { ConfigError } from '../config/index.js';
 
 /** SUITE_OPTIONS as yargs parses them (the command's argv can be passed as it is). */
 export interface SuiteArgs {

@@ -5,15 +5,15 @@
 // they are copied next to the output, or inlined as data URLs.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChatTurn } from '../model/chat/client.js';
+import type { ChatTurn } from '../chat/index.js';
 import {
   buildConversation,
   type EpisodeContext,
   jpegDataUrl,
   type PromptTemplates,
-} from '../model/chat/prompt.js';
+} from '../model/chat/index.js';
 import type { Trajectory } from '../protocol/index.js';
-import { isKept } from '../replay/filter.js';
+import { isKept } from '../replay/index.js';
 
 export interface SftSample {
   /** the conversation up to the step, then the target reply as the last (assistant) turn */

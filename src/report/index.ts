@@ -1,7 +1,6 @@
 // Plots of a training run's metrics (metrics.jsonl) as PNGs: learning curve, run comparisons
 // and the other per-iteration metrics; and the run report (HTML) built on them. See docs/plots.md.
-import type { MetricsWarning } from './metrics.js';
-import { readMetrics } from './metrics.js';
+import { type MetricsWarning, readMetrics } from './metrics.js';
 import { PlotRenderer, type RenderOptions } from './render.js';
 import { learningCurveSpec, type SpecOptions } from './specs.js';
 

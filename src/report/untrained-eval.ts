@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../config/load.js';
+import { ConfigError } from '../config/index.js';
 
 const Counts = z.looseObject({
   episodes: z.number().int().min(0),

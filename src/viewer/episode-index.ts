@@ -7,8 +7,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 // Straight from the two modules, not envs/index.js: the viewer needs no browser or MiniArena.
-import { type EpisodeSummary, summarizeEpisode } from '../envs/record.js';
-import { labelKey, NO_LABEL, readTaskLabels, type TaskLabel, type TaskLabels } from '../envs/tasks/labels.js';
+import {
+  type EpisodeSummary,
+  labelKey,
+  NO_LABEL,
+  readTaskLabels,
+  summarizeEpisode,
+  type TaskLabel,
+  type TaskLabels,
+} from '../envs/without-browser.js';
 
 const END_REASONS = [
   'answer',

@@ -15,7 +15,7 @@ import {
   WEBARENA_SITES,
   type WebArenaSite,
 } from '../../arena/index.js';
-import { mixSeeds } from '../../curriculum/random.js';
+import { mixSeeds } from '../../curriculum/index.js';
 import {
   type AnswerJudge,
   BrowserEnv,
@@ -40,8 +40,7 @@ import {
   serveMiniwobDir,
 } from '../../envs/miniwob/index.js';
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
-import { actionSignature } from '../../model/trail.js';
-import type { TrailStep } from '../../model/types.js';
+import { actionSignature, type TrailStep } from '../../model/without-tfjs.js';
 import {
   Channel,
   type EpisodeResultMessage,

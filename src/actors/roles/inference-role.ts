@@ -3,7 +3,7 @@
 // new weights from the learner only between batches. Every reply carries the policy version that
 // chose it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SeededRandom } from '../../curriculum/random.js';
+import { SeededRandom } from '../../curriculum/index.js';
 import { loadBackend, type PolicyInput, type TensorFrames, TfjsPolicy } from '../../model/index.js';
 import {
   type ActRequestMessage,

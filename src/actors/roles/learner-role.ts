@@ -7,7 +7,7 @@
 // while it trains (a learner silent for `heartbeat_timeout_ms` is taken for hung).
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { mixSeeds, SeededRandom } from '../../curriculum/random.js';
+import { mixSeeds, SeededRandom } from '../../curriculum/index.js';
 import {
   BcTrainer,
   CheckpointStore,

@@ -4,8 +4,8 @@
 // A child knows only its role, the control endpoint and the protocol, so the same shell runs a
 // worker spawned by a local supervisor or started by hand on another machine (`tti-run worker`).
 import os from 'node:os';
-import { Config } from '../../config/schema.js';
-import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/logger.js';
+import { Config } from '../../config/index.js';
+import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/index.js';
 import {
   Channel,
   type CommandMessage,

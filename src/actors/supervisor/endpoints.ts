@@ -3,7 +3,7 @@
 // configured host) when asked for, or when the run directory's path is too long for a Unix socket.
 import { createServer } from 'node:net';
 import path from 'node:path';
-import type { Config } from '../../config/schema.js';
+import type { Config } from '../../config/index.js';
 import type { Endpoints } from '../../protocol/index.js';
 
 // sun_path holds 108 bytes including the terminating NUL.

@@ -1,11 +1,11 @@
 // Success rates by tier and by template, as `tti-run eval --json` prints them and metrics.jsonl
 // keeps them. A task's tier and template come from its file (src/envs/tasks/labels.ts); a task
 // without them counts under tier "none" and template "unknown".
-import { labelKey, type TaskLabels } from '../../envs/tasks/labels.js';
+import { labelKey, type TaskLabels } from '../../envs/without-browser.js';
 import type { EpisodeResultMessage } from '../../protocol/index.js';
 
-export type { TaskLabel, TaskLabels } from '../../envs/tasks/labels.js';
-export { labelKey, readTaskLabels, templateIn } from '../../envs/tasks/labels.js';
+export type { TaskLabel, TaskLabels } from '../../envs/without-browser.js';
+export { labelKey, readTaskLabels, templateIn } from '../../envs/without-browser.js';
 
 export interface Rate {
   episodes: number;

@@ -7,13 +7,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import { z } from 'zod';
-import type { Config } from '../../config/schema.js';
-import { evalSubset } from '../../curriculum/eval-subset.js';
-import type { TaskRef } from '../../curriculum/task-sampler.js';
-import { finalTemperature } from '../../curriculum/temperature-schedule.js';
+import type { Config } from '../../config/index.js';
+import { evalSubset, finalTemperature, type TaskRef } from '../../curriculum/index.js';
 import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
-import type { Logger } from '../../log/logger.js';
+import type { Logger } from '../../log/index.js';
 import { projectRoot } from '../../paths.js';
 import {
   Channel,

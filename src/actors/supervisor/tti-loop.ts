@@ -12,17 +12,18 @@
 //     4. one row of metrics.jsonl, then the run state (iteration, RNG, counters) is saved, so a
 //        resumed run starts at i+1 with the same task stream.
 
-import type { Config } from '../../config/schema.js';
-import { evalSubset } from '../../curriculum/eval-subset.js';
-import { horizonAt } from '../../curriculum/horizon-schedule.js';
-import { mixSeeds, SeededRandom } from '../../curriculum/random.js';
-import type { TaskRef } from '../../curriculum/task-sampler.js';
+import type { Config } from '../../config/index.js';
 import {
   episodeTemperature,
+  evalSubset,
   finalTemperature,
+  horizonAt,
+  mixSeeds,
+  SeededRandom,
+  type TaskRef,
   temperatureAt,
-} from '../../curriculum/temperature-schedule.js';
-import type { Logger } from '../../log/logger.js';
+} from '../../curriculum/index.js';
+import type { Logger } from '../../log/index.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
 import { type EvalSummary, summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';

@@ -3,8 +3,8 @@
 // more often than the restart intensity allows.
 import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
 import { dispatch, type Ref, spawn } from 'nact';
-import type { Config } from '../../config/schema.js';
-import type { Logger } from '../../log/logger.js';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../../log/index.js';
 import { cliEntry } from '../../paths.js';
 import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../../protocol/index.js';
 import { reapBrowsers } from '../../run/index.js';

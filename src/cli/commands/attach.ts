@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import logUpdate from 'log-update';
-import { loadConfig } from '../../config/load.js';
+import { loadConfig } from '../../config/index.js';
 import { Channel, Inbound, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
 import { renderRun } from '../console-view.js';

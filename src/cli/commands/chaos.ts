@@ -1,8 +1,7 @@
 // `tti-run chaos`: kill random workers of a run (and the supervisor once, then resume), let it
 // finish, and print a JSON summary of what was killed and whether anything was lost or left.
 
-import { runChaos } from '../../chaos/chaos-run.js';
-import { parseDuration } from '../../chaos/duration.js';
+import { parseDuration, runChaos } from '../../chaos/index.js';
 import { ROLES, type Role } from '../../protocol/index.js';
 
 export interface ChaosArgs {

@@ -2,11 +2,10 @@
 // and inference workers as training (no learner, no replay), then a summary by tier and template.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { startSupervisor } from '../../actors/supervisor/supervisor.js';
-import { ConfigError, configToYaml, loadConfig } from '../../config/load.js';
-import type { Config } from '../../config/schema.js';
-import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
-import { CheckpointStore } from '../../model/checkpoint-store.js';
+import { startSupervisor } from '../../actors/supervisor/index.js';
+import { type Config, ConfigError, configToYaml, loadConfig } from '../../config/index.js';
+import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
+import { CheckpointStore } from '../../model/without-tfjs.js';
 import { defaultConfigFile } from '../../paths.js';
 import { createRunToken, RunDir, writeFileAtomic } from '../../run/index.js';
 

@@ -2,10 +2,10 @@
 // external fine-tuning job. The prompt templates and image budget are the run's own (config.yaml).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../config/load.js';
-import { exportSft } from '../../export/sft.js';
-import { loadPromptTemplates } from '../../model/chat/prompt.js';
-import { readReplayLog } from '../../replay/replay-log.js';
+import { ConfigError, loadConfig } from '../../config/index.js';
+import { exportSft } from '../../export/index.js';
+import { loadPromptTemplates } from '../../model/chat/index.js';
+import { readReplayLog } from '../../replay/index.js';
 
 export async function exportSftCommand(args: {
   runDir: string;

@@ -2,7 +2,7 @@
 // marked, and the other per-iteration series (the plots `tti-run report` shows).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../../config/load.js';
+import { ConfigError } from '../../config/index.js';
 import { PlotRenderer, readMetrics, readUntrainedEval, runPlots } from '../../report/index.js';
 
 export async function plot(args: {

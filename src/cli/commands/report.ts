@@ -2,7 +2,7 @@
 // and template) in RUN_DIR/report or --out; with --untrained-eval, the untrained baseline beside
 // them.
 import { existsSync } from 'node:fs';
-import { ConfigError } from '../../config/load.js';
+import { ConfigError } from '../../config/index.js';
 import { readUntrainedEval, writeRunReport } from '../../report/index.js';
 
 export async function report(args: {

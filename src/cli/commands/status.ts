@@ -1,6 +1,6 @@
 // `tti-run status`: one snapshot of a run, as a table or JSON.
 import { existsSync, readFileSync } from 'node:fs';
-import { loadConfig } from '../../config/load.js';
+import { loadConfig } from '../../config/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
 import { renderStatusTable } from '../console-view.js';
 

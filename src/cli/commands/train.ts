@@ -4,10 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import logUpdate from 'log-update';
-import { startSupervisor } from '../../actors/supervisor/supervisor.js';
-import { configToYaml, loadConfig } from '../../config/load.js';
-import type { Config } from '../../config/schema.js';
-import { createLogger, flushLogger, type LogLevel } from '../../log/logger.js';
+import { startSupervisor } from '../../actors/supervisor/index.js';
+import { type Config, configToYaml, loadConfig } from '../../config/index.js';
+import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
 import { cliEntry, defaultConfigFile } from '../../paths.js';
 import type { RunEvent, StatusSnapshot } from '../../protocol/index.js';
 import {

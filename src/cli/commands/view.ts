@@ -1,10 +1,10 @@
 // `tti-run view`: the episode viewer for a run directory, on 127.0.0.1 until Ctrl-C.
 import { existsSync } from 'node:fs';
-import { ConfigError } from '../../config/load.js';
+import { ConfigError } from '../../config/index.js';
 
 export async function view(args: { runDir: string; port: number; pollMs: number }): Promise<number> {
   if (!existsSync(args.runDir)) throw new ConfigError(`${args.runDir} does not exist: pass a run directory`);
-  const { startViewer } = await import('../../viewer/server.js');
+  const { startViewer } = await import('../../viewer/index.js');
   const viewer = await startViewer({ runDir: args.runDir, port: args.port, pollMs: args.pollMs }).catch(
     (error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;

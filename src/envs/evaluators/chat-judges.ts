@@ -1,8 +1,7 @@
 // The judges a run configures, over one OpenAI-compatible endpoint: WebArena's fuzzy_match /
 // ua_match grader and WebVoyager's success judge. Judges sample at temperature 0, as WebArena's does.
 import { readFileSync } from 'node:fs';
-import type { ChatClient, ChatTurn, ChatUsage } from '../../model/chat/client.js';
-import { promptFile } from '../../model/chat/prompt.js';
+import { type ChatClient, type ChatTurn, type ChatUsage, promptFile } from '../../chat/index.js';
 import type { Judge } from './judge.js';
 import { type AnswerJudge, WebVoyagerJudge } from './webvoyager-judge.js';
 

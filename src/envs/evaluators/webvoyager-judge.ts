@@ -2,7 +2,7 @@
 // reads the task, the agent's answer, the last page (URL and accessibility tree) and the last
 // screenshots, and ends with a verdict. "NOT SUCCESS" is a failure, "SUCCESS" a success; a reply
 // with neither is unscored rather than guessed at.
-import type { ChatTurn, ContentPart } from '../../model/chat/client.js';
+import type { ChatTurn, ContentPart } from '../../chat/index.js';
 import type { Task } from '../tasks/task.js';
 import type { EvaluatorVerdict } from './verdict.js';
 

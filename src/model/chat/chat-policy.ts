@@ -1,7 +1,7 @@
 // The chat-model policy: TTI's prompt for the current step, one completion from an
 // OpenAI-compatible endpoint, the reply as it came. Reading the reply is the env's job (an
 // unreadable one is an invalid action the episode survives), so nothing here second-guesses it.
-import type { ChatClient, ChatUsage } from './client.js';
+import type { ChatClient, ChatUsage } from '../../chat/index.js';
 import { buildConversation, type EpisodeContext, type PromptTemplates } from './prompt.js';
 
 export interface ChatPolicyOptions {

@@ -1,5 +1,5 @@
 // The chat-model policy over an OpenAI-compatible endpoint (docs/chat-policy.md): public API.
-export { type ChatDecision, ChatPolicy, type ChatPolicyOptions, type StepSampling } from './chat-policy.js';
+
 export {
   apiKeyFrom,
   ChatClient,
@@ -9,13 +9,14 @@ export {
   type ChatUsage,
   type Completion,
   type ContentPart,
+  promptFile,
   type Sampling,
-} from './client.js';
+} from '../../chat/index.js';
+export { type ChatDecision, ChatPolicy, type ChatPolicyOptions, type StepSampling } from './chat-policy.js';
 export {
   buildConversation,
   type EpisodeContext,
   jpegDataUrl,
   loadPromptTemplates,
   PromptTemplates,
-  promptFile,
 } from './prompt.js';

@@ -5,11 +5,9 @@
 // screenshots stay. The SFT export builds its samples with the same function, so a fine-tuned model
 // is trained on exactly what it will be shown.
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import { FAILURE_NOTE_PREFIXES, RECHECK_NOTE } from '../../envs/notes.js';
-import { projectRoot } from '../../paths.js';
-import type { ChatTurn, ContentPart } from './client.js';
+import { type ChatTurn, type ContentPart, promptFile } from '../../chat/index.js';
+import { FAILURE_NOTE_PREFIXES, RECHECK_NOTE } from '../../envs/without-browser.js';
 
 export const PromptTemplates = z.strictObject({
   system: z.string(),
@@ -25,12 +23,6 @@ export const PromptTemplates = z.strictObject({
   omitted: z.string(),
 });
 export type PromptTemplates = z.infer<typeof PromptTemplates>;
-
-/** Where a prompt name points: prompts/<name>.json (or .txt), or the path itself. */
-export function promptFile(name: string, ext: '.json' | '.txt'): string {
-  if (/^[\w-]+$/.test(name)) return path.join(projectRoot, 'prompts', `${name}${ext}`);
-  return path.resolve(name);
-}
 
 /** Reads and checks a template file; errors name the file and the key. */
 export function loadPromptTemplates(name: string): PromptTemplates {
