@@ -13,10 +13,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cliEntry, projectRoot } from '../src/paths.js';
 import { Inbound } from '../src/protocol/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
+import { cliEntry, projectRoot } from '../src/util/paths.js';
 import { type ModelCosts, modelCosts } from './inference-costs.js';
 import { type PageSource, pageSource } from './inference-pages.js';
 

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/util/paths.js';
 import { envBench } from './env.bench.js';
 import { inferenceBench } from './inference.bench.js';
 import { miniarenaBench } from './miniarena.bench.js';

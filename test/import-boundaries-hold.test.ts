@@ -7,40 +7,27 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/util/paths.js';
 
-/** Which parts each part may import (its own modules aside). */
+/** Which parts each part may import (its own modules aside). util is the base every part but the protocol may use. */
 const DEPS: Record<string, string[]> = {
   protocol: [],
-  paths: [],
-  log: [],
-  curriculum: [],
-  config: ['paths'],
-  chat: ['paths'],
-  run: ['protocol'],
-  replay: ['protocol'],
-  envs: ['chat', 'paths'],
-  arena: ['envs', 'paths'],
-  model: ['chat', 'curriculum', 'envs', 'paths'],
-  export: ['chat', 'model', 'protocol', 'replay'],
-  report: ['config', 'envs'],
-  viewer: ['envs', 'paths'],
-  'actors/roles': [
-    'arena',
-    'chat',
-    'config',
-    'curriculum',
-    'envs',
-    'export',
-    'log',
-    'model',
-    'paths',
-    'protocol',
-    'replay',
-    'run',
-  ],
-  'actors/supervisor': ['config', 'curriculum', 'envs', 'log', 'paths', 'protocol', 'run'],
-  chaos: ['config', 'curriculum', 'paths', 'protocol', 'replay', 'run'],
+  util: [],
+  log: ['util'],
+  curriculum: ['util'],
+  config: ['util'],
+  chat: ['util'],
+  run: ['protocol', 'util'],
+  replay: ['protocol', 'util'],
+  envs: ['chat', 'util'],
+  arena: ['envs', 'util'],
+  model: ['chat', 'envs', 'util'],
+  export: ['chat', 'model', 'protocol', 'replay', 'util'],
+  report: ['config', 'envs', 'util'],
+  viewer: ['envs', 'util'],
+  'actors/roles': ['arena', 'config', 'envs', 'export', 'log', 'model', 'protocol', 'replay', 'run', 'util'],
+  'actors/supervisor': ['config', 'curriculum', 'envs', 'log', 'protocol', 'run', 'util'],
+  chaos: ['config', 'protocol', 'replay', 'run', 'util'],
   cli: [
     'actors/roles',
     'actors/supervisor',
@@ -51,11 +38,11 @@ const DEPS: Record<string, string[]> = {
     'export',
     'log',
     'model',
-    'paths',
     'protocol',
     'replay',
     'report',
     'run',
+    'util',
     'viewer',
   ],
 };
@@ -74,11 +61,9 @@ const ENTRIES: Record<string, string[]> = {
   envs: ['index', 'without-browser', 'miniwob/index'],
   model: ['index', 'without-tfjs', 'chat/index'],
 };
-const entriesOf = (part: string): string[] =>
-  DEPS[part] === undefined ? [] : (ENTRIES[part] ?? (isFilePart(part) ? [''] : ['index']));
+const entriesOf = (part: string): string[] => (DEPS[part] === undefined ? [] : (ENTRIES[part] ?? ['index']));
 
 const src = path.join(projectRoot, 'src');
-const isFilePart = (part: string) => existsSync(path.join(src, `${part}.ts`));
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -143,7 +128,7 @@ test('every top-level part of src/ has a rule', () => {
   );
   for (const part of Object.keys(DEPS)) {
     for (const entry of entriesOf(part)) {
-      const file = entry === '' ? `${part}.ts` : `${part}/${entry}.ts`;
+      const file = `${part}/${entry}.ts`;
       assert.ok(existsSync(path.join(src, file)), `src/${file}, an entry of ${part}, exists`);
     }
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/util/paths.js';
 
 test('the design card folders exist', () => {
   for (const dir of [

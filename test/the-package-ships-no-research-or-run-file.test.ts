@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/util/paths.js';
 
 const RUN_FILE = /(^|\/)(metrics-[^/]*\.jsonl|(untrained-)?eval-[^/]*-test-split\.json|retrain-[^/]*\.json)$/;
 

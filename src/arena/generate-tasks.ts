@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../paths.js';
+import { projectRoot, SeededRandom } from '../util/index.js';
 import {
   applyOracleLengths,
   carryOverLengths,
@@ -9,7 +9,6 @@ import {
   suiteFingerprint,
   writeOracleLengths,
 } from './oracle-lengths.js';
-import { Rng } from './rng.js';
 import { DEFAULT_SEED, pristineState } from './seed-data.js';
 import { HELD_OUT_TEMPLATES, TEMPLATES } from './templates/index.js';
 import { fill, type Instance, type MiniArenaTask, type Template, tierOf } from './templates/types.js';
@@ -102,7 +101,7 @@ export function generateTasks(options: GenerateOptions = {}): TaskSuite {
   const testCap = options.testPerTemplate ?? 6;
   const heldCap = options.heldOutPerTemplate ?? 18;
   const world = pristineState(seed);
-  const root = new Rng(seed ^ 0x5eed7a5c);
+  const root = new SeededRandom(seed ^ 0x5eed7a5c);
   const train: Array<Omit<MiniArenaTask, 'task_id'>> = [];
   const test: Array<Omit<MiniArenaTask, 'task_id'>> = [];
   for (const t of TEMPLATES) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../paths.js';
+import { projectRoot } from '../util/index.js';
 import { type MiniArenaTask, tierOf } from './templates/types.js';
 
 /**

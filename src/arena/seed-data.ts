@@ -1,4 +1,4 @@
-import { Rng } from './rng.js';
+import { SeededRandom } from '../util/index.js';
 import { type ForumState, generateForum } from './sites/forum/data.js';
 import { generateShop, type ShopState } from './sites/shop/data.js';
 import { generateTracker, type TrackerState } from './sites/tracker/data.js';
@@ -16,7 +16,7 @@ export const DEFAULT_SEED = 20250607;
 /** Builds the seeded world. Each site draws from its own forked stream, so changing one site's
  *  generator does not reshuffle the others. */
 export function generateArenaState(seed: number = DEFAULT_SEED): ArenaState {
-  const root = new Rng(seed);
+  const root = new SeededRandom(seed);
   return {
     seed,
     shop: generateShop(root.fork('shop')),

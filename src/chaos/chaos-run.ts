@@ -10,10 +10,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../config/index.js';
-import { SeededRandom } from '../curriculum/index.js';
 import type { Role, StatusSnapshot, WorkerSnapshot } from '../protocol/index.js';
 import { ReplayLogReader, readReplayLog } from '../replay/index.js';
 import { RunDir, recordedUserDataDirs } from '../run/index.js';
+import { SeededRandom } from '../util/index.js';
 import { RunHandle } from './run-handle.js';
 import { checkMetrics, findOrphans, type MetricsVerdict, type Orphan, readRunState } from './verdict.js';
 

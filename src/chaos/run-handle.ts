@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cliEntry } from '../paths.js';
 import type { StatusSnapshot } from '../protocol/index.js';
 import {
   argsOf,
@@ -18,6 +17,7 @@ import {
   StatusClient,
   type SupervisorInfo,
 } from '../run/index.js';
+import { cliEntry } from '../util/index.js';
 
 const STATUS_TIMEOUT_MS = 3000;
 

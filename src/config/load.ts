@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { z } from 'zod';
-import { projectRoot } from '../paths.js';
+import { projectRoot } from '../util/index.js';
 import { Config } from './schema.js';
 
 export class ConfigError extends Error {

@@ -4,7 +4,7 @@
 // shows in the eval whatever its share of the split — a uniform draw of 60 from MiniArena's 294
 // test tasks holds one or none of most templates, and six held-out templates of 18 tasks each
 // take a third of it.
-import { SeededRandom } from './random.js';
+import { SeededRandom } from '../util/index.js';
 import type { TaskRef } from './task-sampler.js';
 
 export type EvalSampling = 'uniform' | 'per_template';

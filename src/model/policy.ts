@@ -2,7 +2,7 @@
 // dense features and hashed token embeddings (with elementwise task × candidate interactions),
 // plus a fixed log-prior that gives each action kind equal mass at init; a softmax over one
 // observation's candidates is the policy. One batched forward pass scores a whole batch.
-import { SeededRandom } from '../curriculum/index.js';
+import { SeededRandom } from '../util/index.js';
 import { buildCandidateSet, type Candidate } from './candidates.js';
 import { FeatureArena } from './feature-arena.js';
 import {

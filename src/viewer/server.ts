@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { projectRoot } from '../paths.js';
+import { projectRoot } from '../util/index.js';
 import { EpisodeIndex } from './episode-index.js';
 
 export interface ViewerOptions {

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pack, unpack } from 'msgpackr';
 import { z } from 'zod';
-import { SeededRandom } from '../../src/curriculum/random.js';
 import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/protocol/protocol.js';
 import { fastCheck } from '../../src/protocol/validate.js';
+import { SeededRandom } from '../../src/util/random.js';
 
 type Json = null | boolean | number | string | undefined | Json[] | { [key: string]: Json };
 

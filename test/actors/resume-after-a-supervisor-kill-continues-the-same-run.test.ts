@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SeededRandom } from '../../src/curriculum/random.js';
 import { readReplayLog } from '../../src/replay/replay-log.js';
+import { SeededRandom } from '../../src/util/random.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 

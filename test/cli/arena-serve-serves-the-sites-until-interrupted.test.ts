@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { cliEntry, projectRoot } from '../../src/paths.js';
+import { cliEntry, projectRoot } from '../../src/util/paths.js';
 
 test('tti-run arena serve serves the shop, forum and tracker and stops on SIGINT', async () => {
   const child = spawn(process.execPath, [cliEntry, 'arena', 'serve', '--port', '0'], { cwd: projectRoot });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 import { runCli } from '../helpers/run-fixture.js';
 
 const webarena = path.join(projectRoot, '..', 'shared', 'data', 'webarena', 'test.raw.json');

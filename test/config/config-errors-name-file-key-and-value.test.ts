@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig, presetNames } from '../../src/config/load.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tti-config-'));
 const write = (name: string, text: string) => {

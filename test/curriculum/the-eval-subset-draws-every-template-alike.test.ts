@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { evalSubset } from '../../src/curriculum/eval-subset.js';
 import type { TaskRef } from '../../src/curriculum/task-sampler.js';
 import { readTaskLabels, templateIn } from '../../src/envs/tasks/labels.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 const file = path.join(projectRoot, 'tasks', 'miniarena', 'test.json');
 const labels = readTaskLabels(file);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { BrowserEnv, type EpisodeRecord, loadTaskFile, type Task } from '../../src/envs/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 import { page, serve, type TestServer } from './support/server.js';
 import { webarenaTask } from './support/tasks.js';
 

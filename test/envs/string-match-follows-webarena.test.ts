@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { cleanAnswer, mustInclude } from '../../src/envs/evaluators/string-match.js';
 import { wordTokenize } from '../../src/envs/evaluators/tokenize.js';
 import { type ChatMessage, evaluateTask, type Judge, loadTaskFile, type Task } from '../../src/envs/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 const tasks = loadTaskFile(path.resolve(projectRoot, '../shared/data/webarena/test.raw.json'));
 const byId = (id: number): Task => tasks.find((t) => t.id === String(id))!;

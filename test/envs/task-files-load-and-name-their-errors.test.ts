@@ -11,7 +11,7 @@ import {
   validateTaskFile,
   validateTaskFiles,
 } from '../../src/envs/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 const data = path.resolve(projectRoot, '../shared/data');
 const rawFile = path.join(data, 'webarena/test.raw.json');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parseQs, parseUrl, urlMatch } from '../../src/envs/evaluators/url-match.js';
 import { loadTaskFile } from '../../src/envs/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 const hosts = { gitlab: 'http://gitlab.test:8023', reddit: 'http://reddit.test:9999' };
 const tasks = loadTaskFile(path.resolve(projectRoot, '../shared/data/webarena/test.raw.json'), { hosts });

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { SeededRandom } from '../../src/curriculum/random.js';
 import { parseWebArenaAction } from '../../src/envs/actions/parse-webarena.js';
 import { ActionParsingError } from '../../src/envs/actions/types.js';
 import {
@@ -17,7 +16,8 @@ import {
   parseWebArenaReply,
   validateTaskFile,
 } from '../../src/envs/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
+import { SeededRandom } from '../../src/util/random.js';
 
 const random = new SeededRandom(20250607);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random.next() * items.length)]!;

@@ -3,7 +3,7 @@
 // (must_include ""), so that an untrained policy succeeds in most episodes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 interface RawTask {
   task_id: number;

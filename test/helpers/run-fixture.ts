@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cliEntry, projectRoot } from '../../src/paths.js';
 import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { processesMatching } from './processes.js';
 
 export interface CliResult {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { BrowserEnv, type BrowserEnvConfig, type Observation } from '../../src/envs/index.js';
 import { type MiniwobServer, miniwobTask, serveMiniwobDir } from '../../src/envs/miniwob/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 export const FIXTURE_HTML = path.join(projectRoot, 'test', 'fixtures', 'miniwob', 'html');
 

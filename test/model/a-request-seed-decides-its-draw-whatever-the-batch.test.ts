@@ -3,8 +3,8 @@
 // collection draws the same actions however its env workers' timing falls.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { mixSeeds } from '../../src/curriculum/random.js';
 import { loadBackend, seededRandom, TfjsPolicy } from '../../src/model/index.js';
+import { mixSeeds } from '../../src/util/random.js';
 import { input } from './fixtures.js';
 
 before(async () => {

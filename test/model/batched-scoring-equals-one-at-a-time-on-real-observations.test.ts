@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import { loadBackend, type PolicyInput, seededRandom, TfjsPolicy } from '../../src/model/index.js';
 import { disposePacked, pack } from '../../src/model/policy.js';
 import { fnv1a } from '../../src/model/text.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 
 // MiniArena oracle steps as the env worker sends them (14 templates of the three sites).
 const real = JSON.parse(

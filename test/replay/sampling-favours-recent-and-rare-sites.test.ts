@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SeededRandom } from '../../src/curriculum/random.js';
 import type { Trajectory } from '../../src/protocol/protocol.js';
 import { sampleTrajectories, samplingWeights } from '../../src/replay/sample.js';
+import { SeededRandom } from '../../src/util/random.js';
 
 const make = (i: number, site: string, iteration = 1): Trajectory => ({
   type: 'trajectory',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { EpisodeSummary } from '../../src/envs/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 import { startViewer } from '../../src/viewer/server.js';
 
 const runDir = mkdtempSync(path.join(tmpdir(), 'tti-viewer-'));

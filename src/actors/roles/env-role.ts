@@ -15,7 +15,6 @@ import {
   WEBARENA_SITES,
   type WebArenaSite,
 } from '../../arena/index.js';
-import { mixSeeds } from '../../curriculum/index.js';
 import {
   type AnswerJudge,
   BrowserEnv,
@@ -51,6 +50,7 @@ import {
   type Observation as WireObservation,
 } from '../../protocol/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
+import { mixSeeds } from '../../util/index.js';
 import { HostHealth } from './host-health.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 

@@ -7,10 +7,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { mixSeeds } from '../../curriculum/index.js';
 import { exportSft } from '../../export/index.js';
 import { apiKeyFrom, ChatClient, loadPromptTemplates } from '../../model/chat/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
+import { mixSeeds } from '../../util/index.js';
 import { readServedModel, SERVED_MODEL_FILE } from './chat-inference-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import type { RoleCommand, RoleContext, RoleProcess } from './worker-shell.js';

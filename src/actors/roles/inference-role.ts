@@ -3,7 +3,6 @@
 // new weights from the learner only between batches. Every reply carries the policy version that
 // chose it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SeededRandom } from '../../curriculum/index.js';
 import { loadBackend, type PolicyInput, type TensorFrames, TfjsPolicy } from '../../model/index.js';
 import {
   type ActRequestMessage,
@@ -12,6 +11,7 @@ import {
   Inbound,
   type WeightsMessage,
 } from '../../protocol/index.js';
+import { SeededRandom } from '../../util/index.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
 import { startingPolicy } from './starting-policy.js';

@@ -7,7 +7,6 @@
 // while it trains (a learner silent for `heartbeat_timeout_ms` is taken for hung).
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { mixSeeds, SeededRandom } from '../../curriculum/index.js';
 import {
   BcTrainer,
   CheckpointStore,
@@ -19,6 +18,7 @@ import {
   trainingSteps,
 } from '../../model/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
+import { mixSeeds, SeededRandom } from '../../util/index.js';
 import { externalLearnerRole } from './external-learner-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import { startingPolicy } from './starting-policy.js';

@@ -1,9 +1,9 @@
 // The replay role: receives finished trajectories, keeps the successful ones (TTI's filter) in a
 // durable append-only log (src/replay), and serves samples of them to the learner.
 import path from 'node:path';
-import { SeededRandom } from '../../curriculum/index.js';
 import { Channel, Inbound } from '../../protocol/index.js';
 import { isKept, ReplayLog, sampleTrajectories } from '../../replay/index.js';
+import { SeededRandom } from '../../util/index.js';
 import type { RoleMain } from './worker-shell.js';
 
 export const replayRole: RoleMain = async (ctx) => {

@@ -12,7 +12,6 @@ import { evalSubset, finalTemperature, type TaskRef } from '../../curriculum/ind
 import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
 import type { Logger } from '../../log/index.js';
-import { projectRoot } from '../../paths.js';
 import {
   Channel,
   type Endpoints,
@@ -33,6 +32,7 @@ import {
   type SupervisorInfo,
   writeFileAtomic,
 } from '../../run/index.js';
+import { projectRoot } from '../../util/index.js';
 import { planEndpoints } from './endpoints.js';
 import { EpisodeQueue } from './episode-queue.js';
 import { type EvalSummary, labelKey, readTaskLabels, type TaskLabels, templateIn } from './eval-summary.js';

@@ -18,13 +18,12 @@ import {
   evalSubset,
   finalTemperature,
   horizonAt,
-  mixSeeds,
-  SeededRandom,
   type TaskRef,
   temperatureAt,
 } from '../../curriculum/index.js';
 import type { Logger } from '../../log/index.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.js';
+import { mixSeeds, SeededRandom } from '../../util/index.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
 import { type EvalSummary, summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
 

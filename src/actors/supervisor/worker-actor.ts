@@ -5,9 +5,9 @@ import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
 import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
-import { cliEntry } from '../../paths.js';
 import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../../protocol/index.js';
 import { reapBrowsers } from '../../run/index.js';
+import { cliEntry } from '../../util/index.js';
 import { backoffMs, intensityExceeded, type RestartPolicy, restartsInWindow } from './restart-policy.js';
 
 export interface WorkerSpec {

@@ -1,5 +1,5 @@
 import type { Action, BrowserEnvConfig, Observation, ObservationNode } from '../../envs/index.js';
-import { Rng } from '../rng.js';
+import { SeededRandom } from '../../util/index.js';
 import type { MiniArenaTask, Tier } from '../templates/types.js';
 import {
   type ArenaSlot,
@@ -27,7 +27,7 @@ export function taskWords(t: Pick<MiniArenaTask, 'intent' | 'instantiation_dict'
  * stop), then uniformly within the kind: which element, which word, Enter or not, which direction,
  * and for stop, which text of the page to answer with.
  */
-export function randomAction(obs: Observation, words: readonly string[], rng: Rng): Action {
+export function randomAction(obs: Observation, words: readonly string[], rng: SeededRandom): Action {
   const withBox = (n: ObservationNode) => n.bounds !== null && n.bounds[2] > 0 && n.bounds[3] > 0;
   const clicks = obs.nodes.filter((n) => CLICKABLE.has(n.role) && withBox(n));
   const fields = obs.nodes.filter((n) => TYPEABLE.has(n.role) && withBox(n));
@@ -70,7 +70,7 @@ async function runRandomEpisode(
   const base = { task_id: raw.task_id, template: raw.miniarena.template, tier: raw.miniarena.tier, episode };
   const task = slot.tasks.get(String(raw.task_id));
   if (!task) return { ...base, success: false, steps: 0, endReason: 'missing task' };
-  const rng = new Rng(opts.seed).fork(`${raw.task_id}/${episode}`);
+  const rng = new SeededRandom(opts.seed).fork(`${raw.task_id}/${episode}`);
   const words = taskWords(raw);
   await slot.host.reset();
   try {

@@ -1,4 +1,4 @@
-import { displayDate, money, monthName } from '../rng.js';
+import { displayDate, money, monthName } from '../format.js';
 import {
   ORDERS_PAGE_SIZE,
   type Order,

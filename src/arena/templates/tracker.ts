@@ -1,4 +1,4 @@
-import { displayDate } from '../rng.js';
+import { displayDate } from '../format.js';
 import {
   filterIssues,
   ISSUES_PAGE_SIZE,

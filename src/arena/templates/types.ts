@@ -1,4 +1,4 @@
-import type { Rng } from '../rng.js';
+import type { SeededRandom } from '../../util/index.js';
 import type { ArenaState } from '../seed-data.js';
 
 /** WebArena's evaluator block (config_files/*.json), as MiniArena fills it. */
@@ -90,7 +90,7 @@ export interface Template {
   /** The tier this template is designed for (instances may land one step either side of it). */
   tier: Tier;
   /** Every valid instantiation over the seeded world, in a deterministic order. */
-  instances(world: ArenaState, rng: Rng): Instance[];
+  instances(world: ArenaState, rng: SeededRandom): Instance[];
 }
 
 export function tierOf(steps: number): Tier {

@@ -6,8 +6,8 @@ import { startSupervisor } from '../../actors/supervisor/index.js';
 import { type Config, ConfigError, configToYaml, loadConfig } from '../../config/index.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
 import { CheckpointStore } from '../../model/without-tfjs.js';
-import { defaultConfigFile } from '../../paths.js';
 import { createRunToken, RunDir, writeFileAtomic } from '../../run/index.js';
+import { defaultConfigFile } from '../../util/index.js';
 
 export interface EvalArgs {
   checkpoint: string | undefined;

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../config/index.js';
-import { cliEntry } from '../../paths.js';
 import { comparisonSpec, PlotRenderer, readMetrics } from '../../report/index.js';
+import { cliEntry } from '../../util/index.js';
 
 export interface ExperimentArgs {
   name: 'horizon';

@@ -7,7 +7,6 @@ import logUpdate from 'log-update';
 import { startSupervisor } from '../../actors/supervisor/index.js';
 import { type Config, configToYaml, loadConfig } from '../../config/index.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
-import { cliEntry, defaultConfigFile } from '../../paths.js';
 import type { RunEvent, StatusSnapshot } from '../../protocol/index.js';
 import {
   createRunToken,
@@ -18,6 +17,7 @@ import {
   readSupervisorInfo,
   selfAndAncestors,
 } from '../../run/index.js';
+import { cliEntry, defaultConfigFile } from '../../util/index.js';
 import { renderRun } from '../console-view.js';
 
 export interface TrainArgs {

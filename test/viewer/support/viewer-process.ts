@@ -1,6 +1,6 @@
 // `tti-run view` as a user starts it: a child process whose first line names its URL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cliEntry, projectRoot } from '../../../src/paths.js';
+import { cliEntry, projectRoot } from '../../../src/util/paths.js';
 
 export interface ViewerProcess {
   url: string;

@@ -1,4 +1,4 @@
-import type { Rng } from '../../rng.js';
+import type { SeededRandom } from '../../../util/index.js';
 import {
   BIO_PHRASES,
   COMMENT_SENTENCES,
@@ -59,7 +59,7 @@ export const FORUM_PAGE_SIZE = 20;
 const T0 = Date.parse('2022-06-01T00:00:00Z') / 60_000;
 export const FORUM_NOW = Date.parse('2024-03-01T12:00:00Z') / 60_000;
 
-export function generateForum(rng: Rng): ForumState {
+export function generateForum(rng: SeededRandom): ForumState {
   const handles = new Set<string>();
   while (handles.size < 90) handles.add(`${rng.pick(HANDLE_ADJ)}${rng.pick(HANDLE_NOUN)}${rng.int(1, 999)}`);
   const users: ForumUser[] = [FORUM_USER, ...handles].map((username, i) => ({

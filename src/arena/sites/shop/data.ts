@@ -1,4 +1,5 @@
-import { dayOf, isoDate, type Rng, slugify } from '../../rng.js';
+import type { SeededRandom } from '../../../util/index.js';
+import { dayOf, isoDate, slugify } from '../../format.js';
 import {
   BRANDS,
   CATEGORIES,
@@ -94,7 +95,7 @@ export const SHOP_PAGE_SIZE = 12;
 export const ORDERS_PAGE_SIZE = 10;
 export const SHIPPING = { standard: 500, express: 1500 } as const;
 
-export function generateShop(rng: Rng): ShopState {
+export function generateShop(rng: SeededRandom): ShopState {
   const categories = CATEGORIES.map((c) => ({ slug: slugify(c.name), name: c.name }));
   const products: Product[] = [];
   const names = new Set<string>();

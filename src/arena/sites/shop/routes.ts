@@ -1,6 +1,6 @@
+import { displayDate, isoDate, money } from '../../format.js';
 import { type Html, html, layout, NO_ENTER_SUBMIT, pager, paginate, plural } from '../../html.js';
 import { intParam, notFound, ok, Router, redirect, type SiteRequest, type SiteResponse } from '../../http.js';
-import { displayDate, isoDate, money } from '../../rng.js';
 import { type SiteContext, safeNext } from '../common.js';
 import {
   ORDERS_PAGE_SIZE,

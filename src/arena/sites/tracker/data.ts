@@ -1,4 +1,5 @@
-import { dayOf, type Rng } from '../../rng.js';
+import type { SeededRandom } from '../../../util/index.js';
+import { dayOf } from '../../format.js';
 import {
   FIRST_NAMES,
   ISSUE_COMMENTS,
@@ -65,7 +66,7 @@ export const TRACKER_USER = 'byteblaze';
 export const TRACKER_PASSWORD = 'hello1234';
 export const ISSUES_PAGE_SIZE = 20;
 
-export function generateTracker(rng: Rng): TrackerState {
+export function generateTracker(rng: SeededRandom): TrackerState {
   const unames = new Set<string>();
   while (unames.size < 40) {
     const f = rng.pick(FIRST_NAMES);

@@ -1,0 +1,3 @@
+// Small things every layer may use: the one seeded random stream, and where the project's files are.
+export * from './paths.js';
+export * from './random.js';
