@@ -1,13 +1,22 @@
+// Every command declares its options and examples in its own module (src/cli/commands/); each
+// one's --help must show both, and the list below must name every command tti-run has.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../helpers/run-fixture.js';
 
 const COMMANDS = [
   ['train'],
+  ['experiment'],
+  ['plot'],
+  ['view'],
+  ['report'],
+  ['export-sft'],
+  ['eval'],
   ['status'],
   ['attach'],
   ['stop'],
   ['inject'],
+  ['chaos'],
   ['worker'],
   ['tasks', 'validate'],
   ['tasks', 'generate'],
@@ -23,6 +32,26 @@ for (const command of COMMANDS) {
     assert.match(result.stdout, /Examples:/);
   });
 }
+
+/** The commands a `--help` lists under "Commands:", as `tti-run name ...` lines. */
+async function listed(group: string[]): Promise<string[]> {
+  const result = await runCli([...group, '--help']);
+  assert.equal(result.code, 0, result.stderr);
+  const section = result.stdout.split('Commands:')[1]?.split('Options:')[0] ?? '';
+  return [...section.matchAll(/^ {2}tti-run ((?:[\w-]+ )*?[\w-]+)(?: <[^>]+>)*(?= {2}| *$)/gm)].map(
+    (m) => m[1]!,
+  );
+}
+
+test('the list above names every command tti-run has', async () => {
+  const top = await listed([]);
+  const leaves: string[] = [];
+  for (const name of top) {
+    const sub = await listed([name]);
+    leaves.push(...(sub.length === 0 ? [name] : sub));
+  }
+  assert.deepEqual(leaves.sort(), COMMANDS.map((c) => c.join(' ')).sort());
+});
 
 test('a config error exits 2 with the file and key named', async () => {
   const result = await runCli([

@@ -1,14 +1,16 @@
 // `tti-run attach`: a live view of a running run until Ctrl-C. It only reads (status requests and
 // the event stream), so attaching and detaching never disturb the run.
+
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import logUpdate from 'log-update';
 import { loadConfig } from '../../config/index.js';
 import { Channel, Inbound, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
-import { renderRun } from '../console-view.js';
+import { defineCommand, exitWith } from '../command.js';
 
 export async function attach(args: { runDir: string; intervalMs: number }): Promise<number> {
+  const { default: logUpdate } = await import('log-update');
+  const { renderRun } = await import('../console-view.js');
   const runDir = new RunDir(args.runDir);
   const client = StatusClient.forRun(runDir);
   const iterations = existsSync(runDir.config) ? loadConfig(runDir.config).iterations : 1;
@@ -43,3 +45,14 @@ export async function attach(args: { runDir: string; intervalMs: number }): Prom
   client.close();
   return 0;
 }
+
+export const attachCommand = defineCommand({
+  command: 'attach',
+  describe: 'live view of a running run until Ctrl-C (never disturbs it)',
+  builder: (y) =>
+    y
+      .option('run-dir', { type: 'string', demandOption: true })
+      .option('interval', { type: 'number', default: 500, describe: 'ms between refreshes' })
+      .example('$0 attach --run-dir runs/demo', 'watch workers, progress and rates'),
+  handler: (argv) => exitWith(() => attach({ runDir: argv['run-dir'], intervalMs: argv.interval })),
+});

@@ -1,8 +1,8 @@
 // `tti-run chaos`: kill random workers of a run (and the supervisor once, then resume), let it
 // finish, and print a JSON summary of what was killed and whether anything was lost or left.
 
-import { parseDuration, runChaos } from '../../chaos/index.js';
 import { ROLES, type Role } from '../../protocol/index.js';
+import { defineCommand, exitWith } from '../command.js';
 
 export interface ChaosArgs {
   runDir: string;
@@ -19,6 +19,7 @@ export interface ChaosArgs {
 }
 
 export async function chaos(args: ChaosArgs): Promise<number> {
+  const { parseDuration, runChaos } = await import('../../chaos/index.js');
   const roles = args.roles.map((r) => {
     if (!(ROLES as readonly string[]).includes(r))
       throw new Error(`--roles: '${r}' is not one of ${ROLES.join(', ')}`);
@@ -48,3 +49,70 @@ export async function chaos(args: ChaosArgs): Promise<number> {
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   return summary.ok ? 0 : 1;
 }
+
+export const chaosCommand = defineCommand({
+  command: 'chaos',
+  describe:
+    'kill random workers of a run every few seconds (and the supervisor once, then resume); print a JSON summary',
+  builder: (y) =>
+    y
+      .option('run-dir', {
+        type: 'string',
+        demandOption: true,
+        describe: 'the run (started if none is running)',
+      })
+      .option('kill-every', {
+        type: 'string',
+        default: '5s',
+        describe: 'time between kills (500ms, 5s, 1m)',
+      })
+      .option('duration', {
+        type: 'string',
+        default: '120s',
+        describe: 'how long to kill; then the run finishes',
+      })
+      .option('kill-supervisor', {
+        type: 'boolean',
+        default: false,
+        describe: 'kill -9 the supervisor once, then `train --resume`',
+      })
+      .option('supervisor-at', {
+        type: 'string',
+        describe: 'when to kill the supervisor (default: 40% of --duration)',
+      })
+      .option('roles', {
+        type: 'string',
+        array: true,
+        default: ['env', 'inference', 'replay', 'learner'] as string[],
+        describe: 'roles whose workers may be killed',
+      })
+      .option('seed', { type: 'number', default: 1, describe: 'which workers die, reproducibly' })
+      .option('settle', {
+        type: 'string',
+        default: '15m',
+        describe: 'after the chaos, how long the run may take to finish before it is stopped',
+      })
+      .option('config', { type: 'string', describe: 'config of a new run (as for train)' })
+      .option('preset', { type: 'string', array: true, default: [] as string[] })
+      .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+      .example(
+        '$0 chaos --run-dir runs/chaos --kill-every 5s --duration 120s --kill-supervisor',
+        'kill a worker every 5 s for 2 min and the supervisor once; exit 0 when nothing was lost',
+      ),
+  handler: (argv) =>
+    exitWith(() =>
+      chaos({
+        runDir: argv['run-dir'],
+        config: argv.config,
+        presets: argv.preset.map(String),
+        set: argv.set.map(String),
+        killEvery: argv['kill-every'],
+        duration: argv.duration,
+        killSupervisor: argv['kill-supervisor'],
+        supervisorAt: argv['supervisor-at'],
+        roles: argv.roles.map(String),
+        seed: argv.seed,
+        settle: argv.settle,
+      }),
+    ),
+});

@@ -1,13 +1,15 @@
 // `tti-run eval`: one greedy pass of a policy over a task split, run by the same supervisor, env
 // and inference workers as training (no learner, no replay), then a summary by tier and template.
+
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { startSupervisor } from '../../actors/supervisor/index.js';
 import { type Config, ConfigError, configToYaml, loadConfig } from '../../config/index.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
 import { CheckpointStore } from '../../model/without-tfjs.js';
 import { createRunToken, RunDir, writeFileAtomic } from '../../run/index.js';
 import { defaultConfigFile } from '../../util/index.js';
+import { defineCommand, exitWith, LOG_LEVELS } from '../command.js';
+import { SUITE_OPTIONS, suiteSets } from '../suite-options.js';
 
 export interface EvalArgs {
   checkpoint: string | undefined;
@@ -101,6 +103,7 @@ export async function evaluate(args: EvalArgs): Promise<number> {
     runDir: runDir.root,
     consoleLevel: args.json ? 'warn' : 'info',
   });
+  const { startSupervisor } = await import('../../actors/supervisor/index.js');
   const supervisor = await startSupervisor({
     config,
     runDir,
@@ -146,3 +149,73 @@ export async function evaluate(args: EvalArgs): Promise<number> {
   }
   return 0;
 }
+
+export const evalCommand = defineCommand({
+  command: 'eval',
+  describe: "evaluate a policy greedily on a task split: a checkpoint, a run's latest, or an untrained one",
+  builder: (y) =>
+    y
+      .option('checkpoint', {
+        type: 'string',
+        describe: 'a checkpoint folder (RUN_DIR/checkpoints/vNNNNNNNN)',
+      })
+      .option('run-dir', { type: 'string', describe: 'a training run: evaluate its latest checkpoint' })
+      .option('untrained', { type: 'boolean', default: false, describe: 'a freshly initialised policy' })
+      .option('config', {
+        type: 'string',
+        describe: "YAML config (default: the run's, else configs/miniarena.yaml)",
+      })
+      .option('split', { choices: ['train', 'test'] as const, default: 'test' as const })
+      .option('horizon', { type: 'number', describe: 'steps per episode (default: eval_horizon)' })
+      .option('min-try', {
+        type: 'number',
+        describe: 'answers before one is final (default: eval_min_try)',
+      })
+      .option('limit', {
+        type: 'number',
+        describe: "a seeded subset of N tasks: the one training's periodic eval uses (eval_tasks = N)",
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
+      .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
+      .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+      .option('preset', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'lay configs/presets/NAME.yaml over the config (as train does)',
+      })
+      .options(SUITE_OPTIONS)
+      .option('log-level', { choices: LOG_LEVELS })
+      .example('$0 eval --run-dir runs/quick --json', "the run's latest checkpoint on MiniArena's test split")
+      .example(
+        '$0 eval --untrained --preset quick --limit 78',
+        "a fresh policy on the 78 test tasks the quick preset's evals run (two of each template)",
+      )
+      .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check")
+      .example(
+        '$0 eval --config configs/webarena_eval.yaml --out-dir runs/webarena-eval',
+        'a chat model behind vLLM (policy_lm in the config): no checkpoint to choose',
+      )
+      .example(
+        '$0 eval --untrained --suite miniwob --miniwob-dir ~/miniwob-plusplus/miniwob/html --tasks click-button,enter-text --episodes 20 --json',
+        'MiniWoB++ tasks, 20 seeds each (docs/miniwob.md)',
+      ),
+  handler: (argv) =>
+    exitWith(() =>
+      evaluate({
+        checkpoint: argv.checkpoint,
+        runDir: argv['run-dir'],
+        untrained: argv.untrained,
+        config: argv.config,
+        split: argv.split,
+        horizon: argv.horizon,
+        minTry: argv['min-try'],
+        limit: argv.limit,
+        json: argv.json,
+        outDir: argv['out-dir'],
+        set: [...argv.set.map(String), ...suiteSets(argv)],
+        presets: argv.preset.map(String),
+        logLevel: argv['log-level'],
+      }),
+    ),
+});

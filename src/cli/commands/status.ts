@@ -1,8 +1,9 @@
 // `tti-run status`: one snapshot of a run, as a table or JSON.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../config/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
-import { renderStatusTable } from '../console-view.js';
+import { defineCommand, exitWith } from '../command.js';
 
 export async function status(args: { runDir: string; json: boolean; timeoutMs: number }): Promise<number> {
   const runDir = new RunDir(args.runDir);
@@ -32,6 +33,7 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
       const iterations = existsSync(runDir.config)
         ? loadConfig(runDir.config).iterations
         : reply.snapshot.iteration;
+      const { renderStatusTable } = await import('../console-view.js');
       process.stdout.write(`${renderStatusTable(reply.snapshot, iterations)}\n`);
     }
     return 0;
@@ -39,3 +41,23 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
     client.close();
   }
 }
+
+export const statusCommand = defineCommand({
+  command: 'status',
+  describe: 'print one snapshot of a run',
+  builder: (y) =>
+    y
+      .option('run-dir', { type: 'string', demandOption: true })
+      .option('json', { type: 'boolean', default: false, describe: 'machine-readable output' })
+      .option('timeout', { type: 'number', default: 3000, describe: 'ms to wait for the supervisor' })
+      .example('$0 status --run-dir runs/demo', 'a table of the run and its workers')
+      .example('$0 status --run-dir runs/demo --json | jq .workers', 'JSON'),
+  handler: (argv) =>
+    exitWith(() =>
+      status({
+        runDir: argv['run-dir'],
+        json: argv.json,
+        timeoutMs: argv.timeout,
+      }),
+    ),
+});

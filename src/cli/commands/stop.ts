@@ -1,27 +1,8 @@
-// `tti-run stop` and `tti-run inject`: the mutating commands, which carry the run's token.
+// `tti-run stop`: a graceful stop, which carries the run's token.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Fault } from '../../protocol/index.js';
-import { isAlive, RunDir, readRunToken, StatusClient, TokenUnavailable } from '../../run/index.js';
-
-export const EXIT_REFUSED = 2;
-
-function token(runDir: RunDir, tokenFile: string | undefined): string {
-  return readRunToken(tokenFile ?? runDir.token);
-}
-
-async function send(
-  runDir: RunDir,
-  message: object,
-): Promise<{ ok: boolean; message: string; pid: number } | null> {
-  const client = StatusClient.forRun(runDir);
-  try {
-    const reply = await client.request(message, 5000);
-    if (reply?.type !== 'control_reply') return null;
-    return { ok: reply.ok, message: reply.message, pid: client.info.pid };
-  } finally {
-    client.close();
-  }
-}
+import { isAlive, RunDir, TokenUnavailable } from '../../run/index.js';
+import { defineCommand, exitWith } from '../command.js';
+import { EXIT_REFUSED, send, token } from '../control-request.js';
 
 export async function stopRun(args: {
   runDir: string;
@@ -59,23 +40,21 @@ export async function stopRun(args: {
   return 1;
 }
 
-export async function injectFault(args: {
-  runDir: string;
-  worker: string;
-  fault: Fault;
-  tokenFile: string | undefined;
-}): Promise<number> {
-  const runDir = new RunDir(args.runDir);
-  const reply = await send(runDir, {
-    type: 'inject_fault',
-    token: token(runDir, args.tokenFile),
-    workerId: args.worker,
-    fault: args.fault,
-  });
-  if (reply === null) {
-    process.stderr.write('tti-run inject: the supervisor did not answer\n');
-    return 1;
-  }
-  (reply.ok ? process.stdout : process.stderr).write(`${reply.message}\n`);
-  return reply.ok ? 0 : EXIT_REFUSED;
-}
+export const stopCommand = defineCommand({
+  command: 'stop',
+  describe: "stop a run gracefully (needs the run's token)",
+  builder: (y) =>
+    y
+      .option('run-dir', { type: 'string', demandOption: true })
+      .option('token-file', { type: 'string', describe: 'the run token (default: RUN_DIR/token)' })
+      .option('timeout', { type: 'number', default: 60000, describe: 'ms to wait for the run to end' })
+      .example('$0 stop --run-dir runs/demo', 'finish in-flight work, flush, exit'),
+  handler: (argv) =>
+    exitWith(() =>
+      stopRun({
+        runDir: argv['run-dir'],
+        tokenFile: argv['token-file'],
+        timeoutMs: argv.timeout,
+      }),
+    ),
+});

@@ -1,7 +1,6 @@
-// `tti-run tasks ...`: validate task files, rebuild MiniArena's suite.
-
-import { writeTaskFiles } from '../../arena/index.js';
-import { formatTaskIssue, type TaskLoadOptions, validateTaskFiles } from '../../envs/index.js';
+// `tti-run tasks ...`: validate task files, rebuild MiniArena's suite, check it with the oracle.
+import type { TaskLoadOptions } from '../../envs/index.js';
+import { defineCommand, exitWith } from '../command.js';
 
 /** `key=value` pairs from repeated flags, e.g. `--host shopping=http://localhost:7770`. */
 export function pairs(flag: string, values: readonly string[]): Record<string, string> {
@@ -14,12 +13,13 @@ export function pairs(flag: string, values: readonly string[]): Record<string, s
   return map;
 }
 
-export function validateTasks(args: {
+export async function validateTasks(args: {
   files: string[];
   json: boolean;
   hosts: string[];
   rewrite: string[];
-}): number {
+}): Promise<number> {
+  const { formatTaskIssue, validateTaskFiles } = await import('../../envs/index.js');
   const options: TaskLoadOptions = {
     hosts: pairs('host', args.hosts),
     hostRewrite: pairs('rewrite', args.rewrite),
@@ -37,7 +37,11 @@ export function validateTasks(args: {
   return report.errors.length > 0 ? 1 : 0;
 }
 
-export function generateTasks(args: { seed: number | undefined; dir: string | undefined }): number {
+export async function generateTasks(args: {
+  seed: number | undefined;
+  dir: string | undefined;
+}): Promise<number> {
+  const { writeTaskFiles } = await import('../../arena/index.js');
   const written = writeTaskFiles({
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.dir === undefined ? {} : { dir: args.dir }),
@@ -89,3 +93,103 @@ export async function checkTasks(args: {
   }
   return summary.rate >= args.minRate ? 0 : 1;
 }
+
+export const tasksCommand = defineCommand({
+  command: 'tasks',
+  describe: "task files: validate them, rebuild MiniArena's suite",
+  builder: (y) =>
+    y
+      .command(
+        'validate <files..>',
+        'check task files (WebArena raw JSON, TTI jsonl, WebVoyager jsonl); exit 1 on errors',
+        (v) =>
+          v
+            .positional('files', { type: 'string', array: true, demandOption: true })
+            .option('json', { type: 'boolean', default: false })
+            .option('host', {
+              type: 'string',
+              array: true,
+              default: [] as string[],
+              describe: 'site=URL for placeholders, e.g. shopping=http://localhost:7770',
+            })
+            .option('rewrite', {
+              type: 'string',
+              array: true,
+              default: [] as string[],
+              describe: 'from=to host rewrite for TTI jsonl',
+            })
+            .example(
+              '$0 tasks validate ../shared/data/webarena/test.raw.json --json',
+              'counts by eval type and site, errors',
+            )
+            .example('$0 tasks validate tasks/miniarena/*.json', "MiniArena's suite"),
+        (argv) =>
+          exitWith(() =>
+            validateTasks({
+              files: (argv.files ?? []).map(String),
+              json: argv.json,
+              hosts: argv.host.map(String),
+              rewrite: argv.rewrite.map(String),
+            }),
+          ),
+      )
+      .command(
+        'generate',
+        "rebuild MiniArena's task suite (deterministic for a seed)",
+        (g) =>
+          g
+            .option('seed', { type: 'number', describe: "data seed (default: the suite's)" })
+            .option('dir', { type: 'string', describe: 'output folder (default: tasks/miniarena)' })
+            .example('$0 tasks generate', 'rewrite tasks/miniarena/{train,test}.json'),
+        (argv) => exitWith(() => generateTasks({ seed: argv.seed, dir: argv.dir })),
+      )
+      .command(
+        'check',
+        "run MiniArena's oracle on its tasks: every task must be solvable through the env's actions",
+        (c) =>
+          c
+            .option('split', { choices: ['train', 'test', 'all'] as const, default: 'all' as const })
+            .option('limit', { type: 'number', describe: 'at most N tasks, spread over the templates' })
+            .option('concurrency', {
+              type: 'number',
+              default: 2,
+              describe: 'MiniArena instances and browsers in parallel',
+            })
+            .option('json', { type: 'boolean', default: false })
+            .option('write-lengths', {
+              type: 'boolean',
+              default: false,
+              describe: "record the oracle's step counts as the tasks' minimal lengths (full runs)",
+            })
+            .option('unmeasured', {
+              type: 'boolean',
+              default: false,
+              describe: 'only tasks without a measured length (after a template change; see tasks generate)',
+            })
+            .option('min-rate', { type: 'number', default: 0.99, describe: 'exit 1 below this solve rate' })
+            .example('$0 tasks check --split test --limit 40 --json', 'a quick sample of every template')
+            .example(
+              '$0 tasks check --split all --write-lengths',
+              'the full suite, recording minimal lengths',
+            )
+            .example(
+              '$0 tasks generate && $0 tasks check --unmeasured --write-lengths',
+              'after a template change: measure only the tasks it changed',
+            ),
+        (argv) =>
+          exitWith(() =>
+            checkTasks({
+              split: argv.split,
+              limit: argv.limit,
+              concurrency: argv.concurrency,
+              json: argv.json,
+              writeLengths: argv['write-lengths'],
+              unmeasured: argv.unmeasured,
+              minRate: argv['min-rate'],
+            }),
+          ),
+      )
+      .demandCommand(1, 'name a tasks command; see tti-run tasks --help'),
+  // only its subcommands run: without one, demandCommand answers
+  handler: () => {},
+});

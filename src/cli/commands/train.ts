@@ -1,10 +1,9 @@
 // `tti-run train`: start (or resume) a run's supervisor, in the foreground with a live view, or
 // detached once the supervisor is up.
+
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import logUpdate from 'log-update';
-import { startSupervisor } from '../../actors/supervisor/index.js';
 import { type Config, configToYaml, loadConfig } from '../../config/index.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
 import type { RunEvent, StatusSnapshot } from '../../protocol/index.js';
@@ -18,7 +17,8 @@ import {
   selfAndAncestors,
 } from '../../run/index.js';
 import { cliEntry, defaultConfigFile } from '../../util/index.js';
-import { renderRun } from '../console-view.js';
+import { defineCommand, exitWith, LOG_LEVELS } from '../command.js';
+import { SUITE_OPTIONS, suiteSets } from '../suite-options.js';
 
 export interface TrainArgs {
   config: string | undefined;
@@ -151,6 +151,7 @@ export async function train(args: TrainArgs): Promise<number> {
     // The live view shows events itself; log lines on the terminal would tear it.
     consoleLevel: live ? null : config.log_level,
   });
+  const { startSupervisor } = await import('../../actors/supervisor/index.js');
   const supervisor = await startSupervisor({ config, runDir, token, resume: args.resume, log });
 
   let signals = 0;
@@ -163,7 +164,9 @@ export async function train(args: TrainArgs): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   let timer: NodeJS.Timeout | null = null;
+  const { default: logUpdate } = await import('log-update');
   if (live) {
+    const { renderRun } = await import('../console-view.js');
     const events: RunEvent[] = [];
     supervisor.onEvent((event) => events.push(event));
     let previous: StatusSnapshot | null = null;
@@ -192,3 +195,59 @@ export async function train(args: TrainArgs): Promise<number> {
   await flushLogger(log);
   return outcome.state === 'failed' ? EXIT_FAILED_RUN : 0;
 }
+
+export const trainCommand = defineCommand({
+  command: 'train',
+  describe: 'start a run (foreground with a live view, or --detach), or --resume one',
+  builder: (y) =>
+    y
+      .option('config', {
+        type: 'string',
+        describe: 'YAML config file (default: configs/miniarena.yaml)',
+      })
+      .option('preset', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'lay configs/presets/NAME.yaml over the config (e.g. quick)',
+      })
+      .option('run-dir', { type: 'string', demandOption: true, describe: 'the run directory' })
+      .option('detach', { type: 'boolean', default: false, describe: 'return once the supervisor is up' })
+      .option('resume', { type: 'boolean', default: false, describe: 'continue the run in --run-dir' })
+      .option('set', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'override a config key: key.path=value',
+      })
+      .options(SUITE_OPTIONS)
+      .option('log-level', { choices: LOG_LEVELS })
+      .option('view', {
+        choices: ['live', 'log', 'auto'] as const,
+        default: 'auto' as const,
+        describe: 'console view',
+      })
+      .example(
+        '$0 train --config configs/miniarena.yaml --run-dir runs/demo',
+        'train on the embedded MiniArena',
+      )
+      .example(
+        '$0 train --config configs/miniarena.yaml --run-dir runs/demo --detach --set workers.env=4',
+        'in the background, 4 env workers',
+      )
+      .example('$0 train --preset quick --run-dir runs/quick', 'a short run that shows learning on 2 cores')
+      .example('$0 train --resume --run-dir runs/demo', 'continue a stopped or crashed run'),
+  handler: (argv) =>
+    exitWith(() =>
+      train({
+        config: argv.config,
+        runDir: argv['run-dir'],
+        detach: argv.detach,
+        resume: argv.resume,
+        set: [...argv.set.map(String), ...suiteSets(argv)],
+        presets: argv.preset.map(String),
+        logLevel: argv['log-level'],
+        view: argv.view,
+      }),
+    ),
+});

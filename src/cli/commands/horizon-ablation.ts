@@ -2,12 +2,13 @@
 // curriculum against fixed horizons 10 and 30 — and, on each arm's final policy, eval with
 // min_try 1 against min_try 2 (TTI's re-check). Each arm is a real `tti-run train` run and each
 // eval a real `tti-run eval`, one after the other, so the arms compete for nothing but the machine.
+
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../config/index.js';
-import { comparisonSpec, PlotRenderer, readMetrics } from '../../report/index.js';
 import { cliEntry } from '../../util/index.js';
+import { defineCommand, exitWith } from '../command.js';
 
 export interface ExperimentArgs {
   name: 'horizon';
@@ -60,6 +61,7 @@ const slug = (label: string) =>
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export async function experiment(args: ExperimentArgs): Promise<number> {
+  const { comparisonSpec, PlotRenderer, readMetrics } = await import('../../report/index.js');
   if (args.name !== 'horizon') throw new ConfigError(`no experiment '${args.name}' (known: horizon)`);
   const arms = args.arms ? ARMS.filter((a) => args.arms!.includes(slug(a.label))) : ARMS;
   if (arms.length === 0)
@@ -189,3 +191,57 @@ export async function experiment(args: ExperimentArgs): Promise<number> {
   process.stdout.write(`${table}\n\nwritten: ${args.out}/horizon.{md,json} and its plots\n`);
   return 0;
 }
+
+export const horizonAblationCommand = defineCommand({
+  command: 'experiment <name>',
+  describe:
+    "TTI's horizon ablation: curriculum vs fixed 10 vs fixed 30 at one env-step budget, eval with min_try 1 vs 2",
+  builder: (y) =>
+    y
+      .positional('name', { choices: ['horizon'] as const, demandOption: true })
+      .option('budget-steps', {
+        type: 'number',
+        default: 6000,
+        describe: 'env steps of collection per arm',
+      })
+      .option('runs-dir', {
+        type: 'string',
+        default: 'runs/experiments/horizon',
+        describe: 'one run per arm',
+      })
+      .option('out', {
+        type: 'string',
+        default: 'runs/experiments/horizon',
+        describe: 'table (md, json) and plots (png)',
+      })
+      .option('preset', { type: 'string', array: true, default: [] as string[] })
+      .option('config', { type: 'string' })
+      .option('set', { type: 'string', array: true, default: [] as string[], describe: 'key.path=value' })
+      .option('eval-limit', {
+        type: 'number',
+        describe: 'evaluate on a seeded subset of N test tasks (as eval --limit)',
+      })
+      .option('arms', {
+        type: 'string',
+        array: true,
+        describe: 'a subset: curriculum-10-20-30, fixed-10, fixed-30',
+      })
+      .example(
+        '$0 experiment horizon --preset quick --budget-steps 6000',
+        'the ablation behind experiments/horizon',
+      ),
+  handler: (argv) =>
+    exitWith(() =>
+      experiment({
+        name: argv.name,
+        runsDir: argv['runs-dir'],
+        out: argv.out,
+        budgetSteps: argv['budget-steps'],
+        presets: argv.preset.map(String),
+        config: argv.config,
+        set: argv.set.map(String),
+        evalLimit: argv['eval-limit'],
+        arms: argv.arms?.map(String),
+      }),
+    ),
+});
