@@ -1,0 +1,97 @@
+// The supervisor's own sockets: control (workers), tasks (env workers), status (the CLI) and the
+// event stream, bound where the run's endpoints say (planned here for every socket of the run).
+// Sockets other machines can reach are encrypted, with keys only the run directory holds. A stale
+// ipc file of a killed run is removed first, or the bind would fail.
+import { rmSync } from 'node:fs';
+import type { z } from 'zod';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../../log/index.js';
+import {
+  Channel,
+  type CurveKeys,
+  type Endpoints,
+  Inbound,
+  needsCurve,
+  type RejectedFrames,
+  type RunEvent,
+  type SocketTuning,
+} from '../../protocol/index.js';
+import { curveKeysFile, ensureCurveKeys, type RunDir } from '../../run/index.js';
+import { planEndpoints } from './endpoints.js';
+import type { WorkerSpec } from './worker-actor.js';
+
+export interface SupervisorSockets {
+  control: Channel<typeof Inbound.controlToSupervisor>;
+  tasks: Channel<typeof Inbound.tasksToSupervisor>;
+  status: Channel<typeof Inbound.statusToSupervisor>;
+  events: Channel<z.ZodType>;
+}
+
+/** Plans every endpoint of the run, creates CURVE keys if they leave loopback, binds the supervisor's. */
+export async function openSupervisorSockets(
+  runDir: RunDir,
+  config: Config,
+  specs: readonly WorkerSpec[],
+  rejected: RejectedFrames,
+  log: Logger,
+): Promise<{ endpoints: Endpoints; sockets: SupervisorSockets }> {
+  const ids = (role: string) => specs.filter((s) => s.role === role).map((s) => s.id);
+  const { endpoints, note } = await planEndpoints(runDir.sockets, config, {
+    inference: ids('inference'),
+    fault: ids('fault'),
+  });
+  if (note) log.warn(note);
+  const curve = needsCurve(endpoints.control) ? ensureCurveKeys(runDir.root) : undefined;
+  if (curve) log.info(`sockets are off loopback: CURVE, keys in ${curveKeysFile(runDir.root)} (0600)`);
+  const sockets = await bindSupervisorSockets(endpoints, {
+    lingerMs: config.transport.linger_ms,
+    curve,
+    rejected,
+  });
+  return { endpoints, sockets };
+}
+
+/** Run events go to the event stream (`tti-run attach`) and to listeners in this process. */
+export class RunEvents {
+  private readonly listeners: ((event: RunEvent) => void)[] = [];
+
+  constructor(private readonly events: Channel<z.ZodType>) {}
+
+  publish = (kind: string, message: string): void => {
+    const event: RunEvent = { type: 'run_event', at: Date.now(), kind, message };
+    for (const listener of this.listeners) listener(event);
+    void this.events.send(event).catch(() => undefined);
+  };
+
+  listen(listener: (event: RunEvent) => void): void {
+    this.listeners.push(listener);
+  }
+}
+
+async function bindSupervisorSockets(
+  endpoints: Endpoints,
+  o: { lingerMs: number; curve: CurveKeys | undefined; rejected: RejectedFrames },
+): Promise<SupervisorSockets> {
+  const tuning: SocketTuning = {
+    lingerMs: o.lingerMs,
+    heartbeatIntervalMs: 1000,
+    heartbeatTimeoutMs: 5000,
+    ...(o.curve ? { curve: o.curve } : {}),
+  };
+  const sockets: SupervisorSockets = {
+    control: Channel.create('control', 'router', Inbound.controlToSupervisor, o.rejected, tuning),
+    tasks: Channel.create('tasks', 'router', Inbound.tasksToSupervisor, o.rejected, tuning),
+    status: Channel.create('status', 'router', Inbound.statusToSupervisor, o.rejected, tuning),
+    events: Channel.create('events', 'pub', null, o.rejected, tuning),
+  };
+  for (const [channel, endpoint] of [
+    [sockets.control, endpoints.control],
+    [sockets.tasks, endpoints.tasks],
+    [sockets.status, endpoints.status],
+    [sockets.events, endpoints.events],
+  ] as const) {
+    if (endpoint.startsWith('ipc://')) rmSync(endpoint.slice('ipc://'.length), { force: true });
+    await channel.bind(endpoint);
+  }
+  return sockets;
+}
