@@ -6,9 +6,13 @@ import { projectRoot } from '../src/util/paths.js';
 test('the design card folders exist', () => {
   for (const dir of [
     'src/actors',
+    'src/protocol',
     'src/model',
     'src/envs',
+    'src/arena',
     'src/curriculum',
+    'src/util',
+    'experiments',
     'configs',
     'tasks',
     'prompts',

@@ -38,21 +38,11 @@ export {
 } from './observation/columns.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
 export { stillLoading, TRUNCATION_MARKER } from './observation/observe.js';
-export type {
-  ActedElement,
-  EndReason,
-  EpisodeRecord,
-  EpisodeRunInfo,
-  EpisodeSummary,
-  StepRecord,
-  SummarySource,
-} from './record.js';
-export { summarizeEpisode, writeEpisodeRecord } from './record.js';
 export { originsOf, WEBARENA_PLACEHOLDERS } from './tasks/hosts.js';
-export type { TaskLabel, TaskLabels } from './tasks/labels.js';
-export { labelKey, labelOf, NO_LABEL, readTaskLabels } from './tasks/labels.js';
 export type { TaskFileReport, TaskLoadOptions, TaskSummary, TaskValidation } from './tasks/load.js';
 export { loadTaskFile, summarizeTasks, validateTaskFile, validateTaskFiles } from './tasks/load.js';
 export type { EvalType, ProgramHtmlTarget, WebArenaEval } from './tasks/schema.js';
 export type { Task, TaskFileFormat, TaskIssue, TaskKind } from './tasks/task.js';
 export { formatTaskIssue, TaskFileError } from './tasks/task.js';
+// episode records, task labels, the notes' text: also reachable without loading the browser
+export * from './without-browser.js';

@@ -2,22 +2,11 @@
 // same id, and late or repeated results are not counted twice.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EpisodeQueue, type EpisodeSpec } from '../../src/actors/supervisor/episode-queue.js';
+import { EpisodeQueue } from '../../src/actors/supervisor/episode-queue.js';
 import type { EpisodeResultMessage } from '../../src/protocol/protocol.js';
+import { episodeSpec } from '../helpers/episodes.js';
 
-const spec = (n: number): EpisodeSpec => ({
-  episodeId: `e${n}`,
-  taskFile: 'tasks.json',
-  taskId: String(n),
-  horizon: 10,
-  minTry: 1,
-  split: 'train',
-  iteration: 1,
-  greedy: false,
-  temperature: 1,
-  seed: n,
-  toReplay: true,
-});
+const spec = episodeSpec;
 
 const result = (episodeId: string, reward = 1): EpisodeResultMessage => ({
   type: 'episode_result',

@@ -5,21 +5,10 @@ import { test } from 'node:test';
 import { EpisodeQueue, type EpisodeSpec } from '../../src/actors/supervisor/episode-queue.js';
 import { TaskLoop } from '../../src/actors/supervisor/task-loop.js';
 import { Channel, type EpisodeResultMessage, Inbound, RejectedFrames } from '../../src/protocol/index.js';
+import { episodeSpec } from '../helpers/episodes.js';
 import { recordingLogger, SocketDir } from '../helpers/in-process.js';
 
-const episode = (n: number): EpisodeSpec => ({
-  episodeId: `run-1-${n}`,
-  taskFile: '/tasks/train.json',
-  taskId: String(n),
-  horizon: 10,
-  minTry: 1,
-  split: 'train',
-  iteration: 1,
-  greedy: false,
-  temperature: 1,
-  seed: n,
-  toReplay: true,
-});
+const episode = episodeSpec;
 
 const result = (spec: EpisodeSpec, reward: number, requestId: number): EpisodeResultMessage => ({
   type: 'episode_result',
