@@ -5,13 +5,6 @@
 // score greedy step accuracy on test-split demos of seen and held-out templates.
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
-  type Action,
-  type BrowserEnv,
-  type Observation,
-  observationColumns,
-  VIEWPORT,
-} from '../../src/envs/index.js';
-import {
   closeSlots,
   Driver,
   type MiniArenaTask,
@@ -23,6 +16,13 @@ import {
   SOLVERS,
   selectTasks,
 } from '../../src/arena/index.js';
+import {
+  type Action,
+  type BrowserEnv,
+  type Observation,
+  observationColumns,
+  VIEWPORT,
+} from '../../src/envs/index.js';
 import { clean, DONE_ANSWER, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
 
 export interface DemoStep {

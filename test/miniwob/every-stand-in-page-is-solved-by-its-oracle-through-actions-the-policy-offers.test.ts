@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { BrowserEnv } from '../../src/envs/index.js';
 import { MINIWOB_VIEWPORT, type MiniwobServer } from '../../src/envs/miniwob/index.js';
 import { buildCandidates } from '../../src/model/index.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/util/paths.js';
 import { humanDisplayShown, miniwobEnv } from './helpers.js';
 import { type OracleStep, PageDriver, STANDIN_ORACLES } from './standin-oracles.js';
 
