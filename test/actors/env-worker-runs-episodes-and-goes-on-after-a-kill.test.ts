@@ -59,6 +59,6 @@ test('the env worker runs scored episodes into replay and goes on after a SIGKIL
   for (const pid of browsers) assert.equal(alive(pid), false, `Chromium ${pid} of the killed worker is gone`);
 
   assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
-  assert.deepEqual(await run.waitNoProcesses(5000), []);
+  assert.deepEqual(await run.waitNoProcesses(30_000), []);
   for (const pid of childrenOf(worker(after, 'env-0').pid!)) assert.equal(alive(pid), false);
 });

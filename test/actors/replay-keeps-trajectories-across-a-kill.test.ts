@@ -75,14 +75,14 @@ test('kept trajectories are acknowledged and survive a SIGKILL of the replay wor
     { kept: true, duplicate: false },
     { kept: true, duplicate: true },
   ]);
-  const before = await run.waitFor((s) => replay(s).counters.received === 4, 10000, 'replay received 4');
+  const before = await run.waitFor((s) => replay(s).counters.received === 4, 60_000, 'replay received 4');
   assert.equal(replay(before).counters.kept, 2);
   assert.equal(replay(before).counters.duplicates, 1);
 
   process.kill(replay(before).pid!, 'SIGKILL');
   const after = await run.waitFor(
     (s) => replay(s).restarts === 1 && replay(s).state === 'ready' && replay(s).counters.kept !== undefined,
-    10000,
+    60_000,
     'replay restarted',
   );
   assert.equal(replay(after).counters.kept, 2);
@@ -90,7 +90,7 @@ test('kept trajectories are acknowledged and survive a SIGKILL of the replay wor
   assert.deepEqual(await store(push, trajectory('e3', 1)), { kept: true, duplicate: true });
   const last = await run.waitFor(
     (s) => replay(s).counters.received === 1,
-    10000,
+    60_000,
     'replay received after restart',
   );
   assert.equal(replay(last).counters.kept, 2);

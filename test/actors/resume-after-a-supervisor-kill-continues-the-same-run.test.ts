@@ -51,7 +51,7 @@ test('a run resumed after kill -9 of its supervisor continues with the same task
     assert.ok(Date.now() < until, 'the resumed run finishes');
     await sleep(200);
   }
-  assert.deepEqual(await run.waitNoProcesses(10_000), []);
+  assert.deepEqual(await run.waitNoProcesses(30_000), []);
 
   // metrics.jsonl: row 1 as it was, then row 2, once.
   const rows = readFileSync(path.join(run.runDir, 'metrics.jsonl'), 'utf8').trim().split('\n');

@@ -11,7 +11,7 @@ test('SIGINT stops a foreground run: exit 0, state stopped, no process left', as
   await run.startForeground();
   run.foreground?.kill('SIGINT');
   assert.equal(await run.foregroundExit(60000), 0, run.foregroundOutput);
-  assert.deepEqual(await run.waitNoProcesses(3000), []);
+  assert.deepEqual(await run.waitNoProcesses(30_000), []);
   const state = JSON.parse(readFileSync(path.join(run.runDir, 'state.json'), 'utf8')) as { state: string };
   assert.equal(state.state, 'stopped');
 });
@@ -32,7 +32,7 @@ test('a worker crashing in a loop stops the run after max_restarts, naming the r
   assert.equal(code, 3, run.foregroundOutput);
   assert.match(run.foregroundOutput, /run failed: fault worker fault-0 .* restarted more than 2 times/);
   assert.match(run.foregroundOutput, /last error: .*boom-in-a-loop/);
-  assert.deepEqual(await run.waitNoProcesses(3000), []);
+  assert.deepEqual(await run.waitNoProcesses(30_000), []);
 });
 
 test('workers exit by themselves when the supervisor is killed with SIGKILL', async (t) => {
@@ -42,7 +42,7 @@ test('workers exit by themselves when the supervisor is killed with SIGKILL', as
   const workerPids = status.workers.map((w) => w.pid);
   assert.equal(workerPids.length, 4);
   process.kill(status.pid, 'SIGKILL');
-  assert.deepEqual(await run.waitNoProcesses(5000), []);
+  assert.deepEqual(await run.waitNoProcesses(30_000), []);
 });
 
 test('a used run directory needs --resume, which starts from its state and keeps its token', async (t) => {
@@ -65,8 +65,8 @@ test('a used run directory needs --resume, which starts from its state and keeps
 
   const resumed = await runCli(['train', '--resume', '--run-dir', run.runDir, '--detach']);
   assert.equal(resumed.code, 0, resumed.stderr);
-  await run.waitFor((s) => s.state === 'running', 20000, 'resumed run running');
+  await run.waitFor((s) => s.state === 'running', 60_000, 'resumed run running');
   assert.equal(readFileSync(path.join(run.runDir, 'token'), 'utf8'), token);
   assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
-  assert.deepEqual(await run.waitNoProcesses(3000), []);
+  assert.deepEqual(await run.waitNoProcesses(30_000), []);
 });

@@ -13,6 +13,9 @@ let env: BrowserEnv;
 let recordDir: string;
 /** Short, so a hang ends quickly; long enough for a plain page on a busy 2-core machine. */
 const ACTION_TIMEOUT_MS = 4000;
+/** A hang must not hold a step or a reset for good; how soon it lets go is the timeout's (asserted by the
+ * record's reason), so this bound is only generous, for a loaded machine. */
+const HANG_RELEASED_MS = 60_000;
 
 /** The record the env wrote to disk for the episode. */
 function recorded(episodeId: string): EpisodeRecord {
@@ -59,7 +62,7 @@ test('a page that hangs ends the episode with a recorded error, and the next epi
   const freeze = obs.nodes.find((n) => n.role === 'button')!.id;
   const t0 = Date.now();
   const r = await env.step(`\`\`\`click [${freeze}]\`\`\``);
-  assert.ok(Date.now() - t0 < ACTION_TIMEOUT_MS + 4000, `the hang held the step for ${Date.now() - t0} ms`);
+  assert.ok(Date.now() - t0 < HANG_RELEASED_MS, `the hang held the step for ${Date.now() - t0} ms`);
   assert.equal(r.done, true);
   assert.equal(r.record!.endReason, 'action_timeout');
   assert.match(r.record!.error!, new RegExp(`took longer than ${ACTION_TIMEOUT_MS} ms`));
@@ -94,10 +97,7 @@ test('start pages that hang or crash are setup errors naming the task, and the n
   await assert.rejects(env.reset(webarenaTask(`${server.origin}/hang-on-load`)), (e: unknown) => {
     return e instanceof EpisodeSetupError && /^task test: could not start the episode: /.test(e.message);
   });
-  assert.ok(
-    Date.now() - t0 < ACTION_TIMEOUT_MS + 4000,
-    `the hung start page held reset for ${Date.now() - t0} ms`,
-  );
+  assert.ok(Date.now() - t0 < HANG_RELEASED_MS, `the hung start page held reset for ${Date.now() - t0} ms`);
   await fullEpisode(env);
 
   await assert.rejects(env.reset(webarenaTask('chrome://crash')), EpisodeSetupError);

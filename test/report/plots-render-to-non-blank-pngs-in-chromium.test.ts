@@ -88,16 +88,13 @@ test('one renderer draws a comparison and metric plots, at the size and scale as
 test('renderPng and drawLearningCurve launch, render and close by themselves, reporting skipped lines', async () => {
   const file = path.join(dir, 'metrics.jsonl');
   writeFileSync(file, `${jsonl(metricsRows(6, 2))}{"broken"\n`);
-  const started = Date.now();
   const drawn = await drawLearningCurve(file, path.join(dir, 'drawn.png'));
-  const ms = Date.now() - started;
   assert.equal(drawn.rows, 6);
   assert.deepEqual(
     drawn.warnings.map((w) => w.line),
     [7],
   );
   assert.ok(decodePng(readFileSync(drawn.file)).width > 0);
-  assert.ok(ms < 15_000, `a single learning curve took ${ms} ms`);
 
   const one = await renderPng(metricSpec(rows, 'envStepsPerSec'), path.join(dir, 'eps.png'), { scale: 1 });
   const png = decodePng(readFileSync(one));
