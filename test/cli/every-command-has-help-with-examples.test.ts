@@ -2,7 +2,7 @@
 // one's --help must show both, and the list below must name every command tti-run has.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runCli } from '../helpers/run-fixture.js';
+import { type CliResult, runCli } from '../helpers/run-fixture.js';
 
 const COMMANDS = [
   ['train'],
@@ -24,9 +24,21 @@ const COMMANDS = [
   ['arena', 'serve'],
 ];
 
+/** Each `--help` runs once: the tests below read the same outputs (a process each costs a second of CPU). */
+const helps = new Map<string, Promise<CliResult>>();
+function help(command: readonly string[]): Promise<CliResult> {
+  const key = command.join(' ');
+  let result = helps.get(key);
+  if (result === undefined) {
+    result = runCli([...command, '--help']);
+    helps.set(key, result);
+  }
+  return result;
+}
+
 for (const command of COMMANDS) {
   test(`tti-run ${command.join(' ')} --help shows options and examples`, async () => {
-    const result = await runCli([...command, '--help']);
+    const result = await help(command);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Options:/);
     assert.match(result.stdout, /Examples:/);
@@ -35,7 +47,7 @@ for (const command of COMMANDS) {
 
 /** The commands a `--help` lists under "Commands:", as `tti-run name ...` lines. */
 async function listed(group: string[]): Promise<string[]> {
-  const result = await runCli([...group, '--help']);
+  const result = await help(group);
   assert.equal(result.code, 0, result.stderr);
   const section = result.stdout.split('Commands:')[1]?.split('Options:')[0] ?? '';
   return [...section.matchAll(/^ {2}tti-run ((?:[\w-]+ )*?[\w-]+)(?: <[^>]+>)*(?= {2}| *$)/gm)].map(

@@ -1,10 +1,11 @@
 // Starts real runs through the real CLI, for integration tests.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import { RunDir, StatusClient } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { processesMatching } from './processes.js';
 
@@ -99,11 +100,26 @@ export class RunFixture {
       throw new Error(`inject ${fault} into ${workerId} failed (${result.code}): ${result.stderr}`);
   }
 
+  /**
+   * One status snapshot, or null when no supervisor answers. Asked in-process, with the client
+   * `tti-run status` uses: a CLI process per poll would cost a core's worth of CPU while a test
+   * waits, taken from the run it waits for. The command itself has tests of its own.
+   */
   async status(): Promise<StatusSnapshot | null> {
-    const result = await runCli(['status', '--run-dir', this.runDir, '--json'], 10000);
-    if (result.code !== 0) return null;
-    const parsed = JSON.parse(result.stdout) as StatusSnapshot;
-    return parsed;
+    const runDir = new RunDir(this.runDir);
+    if (!existsSync(runDir.supervisorInfo)) return null;
+    let client: StatusClient;
+    try {
+      client = StatusClient.forRun(runDir);
+    } catch {
+      return null; // supervisor.json being rewritten (a resume)
+    }
+    try {
+      const reply = await client.request({ type: 'status_request' }, 5000);
+      return reply?.type === 'status_reply' ? reply.snapshot : null;
+    } finally {
+      client.close();
+    }
   }
 
   async waitFor(
