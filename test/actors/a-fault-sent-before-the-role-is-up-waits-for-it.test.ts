@@ -1,9 +1,9 @@
 // A worker registers before its role is up (an env worker then launches Chromium and its web
 // host). A role fault (`slow`, `host-down`) that arrives in between must wait for the role, as
 // early commands do: it was dropped, and a test that injected `host-down` right after a run came
-// up failed whenever the env role started late. A fault worker that starts its role 15 s after
-// registering (long, so the fault is in before it even on a loaded CI machine) stands in for the
-// slow env worker.
+// up failed whenever the env role started late. A fault worker that starts its role 30 s after
+// registering (long, so the fault is in before it even on a machine loaded many times over) stands
+// in for the slow env worker.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,12 +18,12 @@ interface LogLine {
 test('a role fault sent before the role is up reaches it once it starts', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
-  await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=15000']);
+  await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=30000']);
   await run.inject('fault-0', 'slow');
 
   const after = await run.waitFor(
     (s) => (s.workers.find((w) => w.id === 'fault-0')?.counters.slow ?? 0) > 0,
-    45_000,
+    90_000,
     'the fault role counted the slow fault',
   );
   assert.equal(after.workers.find((w) => w.id === 'fault-0')?.counters.slow, 1, 'delivered once');

@@ -132,7 +132,7 @@ export class RunFixture {
     while (Date.now() < deadline) {
       last = await this.status();
       if (last !== null && predicate(last)) return last;
-      await sleep(100);
+      await sleep(250);
     }
     throw new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(last)}`);
   }
