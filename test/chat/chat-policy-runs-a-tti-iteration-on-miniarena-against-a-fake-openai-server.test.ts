@@ -69,7 +69,7 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
     ],
     false,
   );
-  const code = await run.foregroundExit(120000);
+  const code = await run.foregroundExit(300_000);
   assert.equal(code, 0, `train exited with ${code}:\n${run.foregroundOutput.slice(-3000)}`);
 
   // Collection episodes: sampled with iteration 1's temperature times the episode's factor, and
