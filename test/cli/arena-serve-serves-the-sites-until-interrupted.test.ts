@@ -3,11 +3,15 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 
-test('tti-run arena serve serves the shop, forum and tracker and stops on SIGINT', async () => {
+test('tti-run arena serve serves the shop, forum and tracker and stops on SIGINT', async (t) => {
   const child = spawn(process.execPath, [cliEntry, 'arena', 'serve', '--port', '0'], { cwd: projectRoot });
+  // A failed test leaves no server behind.
+  t.after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let output = '';
   const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no origin printed: ${output}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`no origin printed: ${output}`)), 60_000);
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
       const match = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
