@@ -179,6 +179,7 @@ export function oursSide(env: BrowserEnv): Side {
   let obs: Observation | null = null;
   const task = (url: string): Task => ({
     kind: 'webarena',
+    confined: true,
     id: 'bench',
     intent: 'Add things to the cart',
     sites: ['shopping'],

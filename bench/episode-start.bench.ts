@@ -101,6 +101,7 @@ export async function episodeStartBench(options: { rounds?: number; episodesPerR
 function shopHome(url: string): Task {
   return {
     kind: 'webarena',
+    confined: true,
     id: 'bench-search',
     intent: 'search',
     sites: ['shopping'],

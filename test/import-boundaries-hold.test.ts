@@ -1,7 +1,8 @@
 // The layer map of src/, as Playwright keeps a DEPS.list per folder: one rule per part saying which
 // other parts it may import. The protocol imports nothing of tti; a child process imports the
 // protocol, never the supervisor's internals; the supervisor never runs role code; MiniArena is an
-// application the envs drive, so nothing in the envs imports it. Importers from outside a part
+// application the envs drive, so nothing in the envs imports it, and a task suite (src/suites) plugs
+// into the envs, which import none. Importers from outside a part
 // enter it through its index.ts, and the parts import one another without a cycle.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -21,12 +22,13 @@ const DEPS: Record<string, string[]> = {
   replay: ['protocol', 'util'],
   envs: ['chat', 'util'],
   arena: ['envs', 'util'],
+  suites: ['arena', 'config', 'envs', 'util'],
   model: ['chat', 'envs', 'util'],
   export: ['chat', 'model', 'protocol', 'replay', 'util'],
   report: ['config', 'envs', 'util'],
   viewer: ['envs', 'util'],
-  'actors/roles': ['arena', 'config', 'envs', 'export', 'log', 'model', 'protocol', 'replay', 'run', 'util'],
-  'actors/supervisor': ['config', 'curriculum', 'envs', 'log', 'protocol', 'run', 'util'],
+  'actors/roles': ['config', 'envs', 'export', 'log', 'model', 'protocol', 'replay', 'run', 'suites', 'util'],
+  'actors/supervisor': ['config', 'curriculum', 'envs', 'log', 'protocol', 'run', 'suites', 'util'],
   chaos: ['config', 'protocol', 'replay', 'run', 'util'],
   cli: [
     'actors/roles',
@@ -42,6 +44,7 @@ const DEPS: Record<string, string[]> = {
     'replay',
     'report',
     'run',
+    'suites',
     'util',
     'viewer',
   ],
@@ -53,12 +56,11 @@ const GROUPS = ['actors'];
 /**
  * Where importers from outside enter a part: its index.ts. Two parts have a lighter entry beside it,
  * for importers that must not load what index.ts loads (Playwright, TensorFlow.js) in every worker
- * process; MiniWoB++ keeps its own until it becomes a suite of its own. The command line's entry is
- * what bin/tti-run runs.
+ * process. The command line's entry is what bin/tti-run runs.
  */
 const ENTRIES: Record<string, string[]> = {
   cli: ['main'],
-  envs: ['index', 'without-browser', 'miniwob/index'],
+  envs: ['index', 'without-browser'],
   model: ['index', 'without-tfjs', 'chat/index'],
 };
 const entriesOf = (part: string): string[] => (DEPS[part] === undefined ? [] : (ENTRIES[part] ?? ['index']));

@@ -4,20 +4,19 @@ import { ConfigError } from '../config/index.js';
 
 /** SUITE_OPTIONS as yargs parses them (the command's argv can be passed as it is). */
 export interface SuiteArgs {
-  suite?: 'webarena' | 'miniwob' | undefined;
+  suite?: string | undefined;
   tasks?: string | undefined;
   episodes?: number | undefined;
   'miniwob-dir'?: string | undefined;
   'miniwob-url'?: string | undefined;
 }
 
-export const SUITE_CHOICES = ['webarena', 'miniwob'] as const;
-
 /** The yargs options of both commands (`.options(SUITE_OPTIONS)`). */
 export const SUITE_OPTIONS = {
   suite: {
-    choices: SUITE_CHOICES,
-    describe: 'task source (env.suite): webarena task files or miniwob',
+    type: 'string',
+    describe:
+      'the task suite (env.suite): auto, miniarena, webarena, tti-jsonl, webvoyager, miniwob, or the path of a suite module',
   },
   tasks: { type: 'string', describe: 'MiniWoB++ tasks, a,b,c or all (env.miniwob.tasks)' },
   episodes: {

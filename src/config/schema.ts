@@ -78,8 +78,14 @@ export const MiniwobConfig = z
 
 export const EnvConfig = z
   .strictObject({
-    /** the task source: task files (MiniArena's own by default), or MiniWoB++ pages (env.miniwob) */
-    suite: z.enum(['webarena', 'miniwob']).default('webarena'),
+    /**
+     * the task suite (src/suites, docs/envs.md): 'auto' (what tasks.* and webarena_host imply:
+     * MiniArena by default), 'miniarena', 'webarena', 'tti-jsonl', 'webvoyager', 'miniwob'
+     * (env.miniwob), or the path of a suite module of your own
+     */
+    suite: z.string().min(1).default('auto'),
+    /** a suite module's own settings, as it reads them */
+    suite_options: z.record(z.string(), z.unknown()).default({}),
     miniwob: MiniwobConfig,
     /**
      * print BrowserGym's `clickable` and `visible` on each line of the tree text; null: the suite's

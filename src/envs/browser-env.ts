@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { executeAction, ImpossibleActionError, type Typing } from './actions/execute.js';
 import { parseTtiReply } from './actions/parse-tti.js';
 import { parseWebArenaReply } from './actions/parse-webarena.js';
 import { type Action, type ActionFormat, describeAction, isEquivalent } from './actions/types.js';
 import { launchBrowser, newEpisodeContext } from './browser/launch.js';
 import { EpisodeSession } from './browser/session.js';
-import { evaluateTask } from './evaluators/evaluate.js';
+import type { EpisodeHooks } from './episode-hooks.js';
+import { type EvaluationInput, evaluateTask } from './evaluators/evaluate.js';
 import type { Judge } from './evaluators/judge.js';
 import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
 import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
-import type { AnswerJudge } from './evaluators/webvoyager-judge.js';
-import { readMiniwobResult, sameTaskPage, startMiniwobEpisode } from './miniwob/page.js';
-import { miniwobVerdict } from './miniwob/verdict.js';
 import { RECHECK_NOTE } from './notes.js';
 import type { ElementRef } from './observation/ax-tree.js';
 import { type Observation, type ObservationOptions, observe, stillLoading } from './observation/observe.js';
@@ -61,24 +59,22 @@ export interface BrowserEnvConfig {
   /** Origins WebArena-kind tasks may reach; other requests are blocked and listed in the record. */
   allowedOrigins?: string[];
   judge?: Judge;
-  /** grades tasks no program can check (WebVoyager); absent: they are unscored */
-  answerJudge?: AnswerJudge;
+  /** grades tasks no program can check (the live web's); absent: they are unscored */
+  answerJudge?: EvaluationInput['answerJudge'];
   helpers?: ProgramHtmlHelpers;
   /** Cap on scoring the final state (program_html may navigate). */
   evaluationTimeoutMs?: number;
   /** When set, each finished episode is written to recordDir/<episodeId>/. */
   recordDir?: string;
-  /** The page size in CSS pixels (WebArena's 1280×720 by default; BrowserGym's MiniWoB++ uses 332×214). */
+  /** The page size in CSS pixels (WebArena's 1280×720 by default; a suite may ask for another). */
   viewport?: { width: number; height: number };
-  /** MiniWoB++ pages: core.EPISODE_MAX_TIME, so the page's own timeout stays out of the way (BrowserGym: 1e6 ms). */
-  miniwobEpisodeMaxTimeMs?: number;
-  /** MiniWoB++ pages: take the human display (reward, timer, instruction) out of the page (BrowserGym's default, true). */
-  miniwobRemoveHumanDisplay?: boolean;
   /**
-   * Whether `stop [answer]` is an action of the task (default true). MiniWoB++'s pages end their
-   * episodes themselves: there a stop is an invalid action (a note), as in BrowserGym's action set.
+   * Whether `stop [answer]` is an action of the task (default true). Where pages end their episodes
+   * themselves a suite may offer none: a stop is then an invalid action (a note).
    */
   offerStop?: boolean;
+  /** A suite's part in each episode: starting the page's own episode, its end, its verdict. */
+  hooks?: EpisodeHooks;
 }
 
 export interface ResetOptions {
@@ -199,6 +195,7 @@ export class BrowserEnv {
     const blocked: string[] = [];
     this.blockedSink = (url) => blocked.push(url);
     const storageState = task.requireLogin ? task.storageState : null;
+    const hooks = this.config.hooks ?? {};
     const kept = await this.reuseKept(task, storageState);
     this.contexts[kept ? 'reused' : 'created'] += 1;
     const context =
@@ -206,44 +203,31 @@ export class BrowserEnv {
       (await newEpisodeContext(this.browser, {
         ...(this.config.viewport ? { viewport: this.config.viewport } : {}),
         storageState,
-        allowedOrigins: task.kind === 'webarena' ? this.config.allowedOrigins : undefined,
+        allowedOrigins: task.confined ? this.config.allowedOrigins : undefined,
         onBlocked: (url) => this.blockedSink(url),
       }).catch((e: unknown) => {
         throw new EpisodeSetupError(`task ${task.id}: ${errorMessage(e)}`);
       }));
     const loadCap = this.config.loadCapMs ?? 10_000;
-    /** The task as this episode runs it (a MiniWoB++ page says its intent only once started). */
+    /** The task as this episode runs it (a page may state its intent only once started). */
     let started: Task = task;
     try {
       const session = await withTimeout(
         (async () => {
           const pages: Page[] = [];
+          const responses: (Response | null)[] = [];
           for (const url of task.startUrls) {
             const p = pages.length === 0 && kept ? kept.page : await context.newPage();
             pages.push(p);
-            const response = await p.goto(url, { timeout: this.actionTimeoutMs, waitUntil: 'commit' });
-            if (task.miniwob && response !== null && !response.ok())
-              throw new Error(
-                `no MiniWoB++ task ${JSON.stringify(task.miniwob.name)}: ${url} answered HTTP ${response.status()}`,
-              );
+            responses.push(await p.goto(url, { timeout: this.actionTimeoutMs, waitUntil: 'commit' }));
           }
           const s = new EpisodeSession(context, pages[0]!);
           await pages[0]!.bringToFront();
           if (!(await s.settle(loadCap, this.config.quietMs))) await s.stopLoading();
           // The kept tab's history holds the last episode's pages: Back must not reach them.
           if (kept) await (await s.client(pages[0]!)).send('Page.resetNavigationHistory');
-          if (task.miniwob) {
-            // The page shows only a START cover until the driver seeds and starts the episode.
-            await pages[0]!.waitForLoadState('load', { timeout: loadCap });
-            const utterance = await startMiniwobEpisode(
-              pages[0]!,
-              task.miniwob.seed,
-              this.config.miniwobEpisodeMaxTimeMs ?? 1_000_000,
-              loadCap,
-              this.config.miniwobRemoveHumanDisplay ?? true,
-            );
-            started = { ...task, intent: utterance };
-          }
+          if (hooks.start)
+            started = await hooks.start({ page: pages[0]!, task, responses, timeoutMs: loadCap });
           return s;
         })(),
         this.actionTimeoutMs * Math.max(1, task.startUrls.length),
@@ -291,8 +275,7 @@ export class BrowserEnv {
   /** Whether a task may start in a kept context: confined to the allowed origins, logged in by cookies alone. */
   private reusable(task: Task, storageState: string | null): { cookies: Cookie[] } | null {
     const origins = this.config.allowedOrigins ?? [];
-    if (!this.config.reuseContext || task.kind !== 'webarena' || origins.length === 0 || task.miniwob)
-      return null;
+    if (!this.config.reuseContext || !task.confined || origins.length === 0) return null;
     if (storageState === null) return { cookies: [] };
     try {
       const state = JSON.parse(readFileSync(storageState, 'utf8')) as {
@@ -365,7 +348,7 @@ export class BrowserEnv {
     void closeQuietly(session.context);
   }
 
-  /** The running episode's task, as the episode sees it (a MiniWoB++ task with its page's utterance). */
+  /** The running episode's task, as the episode sees it (with the intent its page stated, say). */
   get task(): Task | null {
     return this.episode?.task ?? null;
   }
@@ -478,7 +461,7 @@ export class BrowserEnv {
     }
     step.actMs = Date.now() - started;
 
-    const ended = await this.miniwobEnded(ep);
+    const ended = await this.pageEnded(ep);
     if (ended) return this.finish(action, ended, null, true);
 
     const stop = this.earlyStop(ep);
@@ -507,15 +490,13 @@ export class BrowserEnv {
     return { observation: ep.observation, done: false, action, record: null };
   }
 
-  /** MiniWoB++: the episode ends when the page says done, or when the agent leaves the task's page. */
-  private async miniwobEnded(ep: Episode): Promise<EndReason | null> {
-    if (!ep.task.miniwob) return null;
-    const page = ep.session.current;
-    if (page.isClosed() || !sameTaskPage(page.url(), ep.task.startUrls[0] ?? '')) return 'left_page';
-    const result = await withTimeout(readMiniwobResult(page), 5000, 'reading the page reward').catch(
+  /** An end the page itself has reached, as the suite's hooks tell it (a page that can no longer say: none). */
+  private async pageEnded(ep: Episode): Promise<EndReason | null> {
+    const ended = this.config.hooks?.ended;
+    if (!ended) return null;
+    return withTimeout(ended(ep.session.current, ep.task), 5000, 'asking the page whether it ended').catch(
       () => null,
     );
-    return result?.done ? 'task_done' : null;
   }
 
   /**
@@ -562,9 +543,10 @@ export class BrowserEnv {
     this.episode = null;
     const answer = earlyAnswer ?? ep.lastAnswer ?? '';
     const livePage = ep.session.current.isClosed() ? null : ep.session.current;
+    const hooks = this.config.hooks ?? {};
     const scoring = async (): Promise<Verdict> =>
-      ep.task.miniwob
-        ? miniwobVerdict(livePage, ep.task.startUrls[0] ?? '', endReason)
+      hooks.score
+        ? hooks.score({ page: livePage, task: ep.task, endReason, answer })
         : evaluateTask({
             task: ep.task,
             answer,
@@ -595,7 +577,7 @@ export class BrowserEnv {
         ).catch((e: unknown) =>
           combineVerdicts([
             {
-              evaluator: ep.task.miniwob ? 'miniwob_reward' : 'judge',
+              evaluator: hooks.evaluator ?? 'judge',
               score: 0,
               status: 'error',
               why: `scoring failed: ${errorMessage(e)}`,

@@ -11,14 +11,17 @@ export type { LaunchOptions } from './browser/launch.js';
 export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
 export type { BrowserEnvConfig, ResetOptions, StepInfo, StepResult } from './browser-env.js';
 export { BrowserEnv, EpisodeSetupError, RECHECK_NOTE } from './browser-env.js';
+export type { EpisodeEnd, EpisodeHooks, EpisodeStart } from './episode-hooks.js';
 export { type ChatJudgeOptions, chatJudges } from './evaluators/chat-judges.js';
 export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
 export {
+  combineVerdicts,
   type EvaluatorVerdict,
   errorMessage,
+  pageVerdict,
   type Verdict,
   type VerdictStatus,
 } from './evaluators/verdict.js';
@@ -40,7 +43,13 @@ export type { Observation, ObservationOptions } from './observation/observe.js';
 export { stillLoading, TRUNCATION_MARKER } from './observation/observe.js';
 export { originsOf, WEBARENA_PLACEHOLDERS } from './tasks/hosts.js';
 export type { TaskFileReport, TaskLoadOptions, TaskSummary, TaskValidation } from './tasks/load.js';
-export { loadTaskFile, summarizeTasks, validateTaskFile, validateTaskFiles } from './tasks/load.js';
+export {
+  loadTaskFile,
+  summarizeTasks,
+  taskFileFormat,
+  validateTaskFile,
+  validateTaskFiles,
+} from './tasks/load.js';
 export type { EvalType, ProgramHtmlTarget, WebArenaEval } from './tasks/schema.js';
 export type { Task, TaskFileFormat, TaskIssue, TaskKind } from './tasks/task.js';
 export { formatTaskIssue, TaskFileError } from './tasks/task.js';

@@ -1,16 +1,24 @@
 // The MiniWoB++ protocol stand-ins (test/fixtures/miniwob/html), served on loopback, and a browser env on them.
 import path from 'node:path';
 import { BrowserEnv, type BrowserEnvConfig, type Observation } from '../../src/envs/index.js';
-import { type MiniwobServer, miniwobTask, serveMiniwobDir } from '../../src/envs/miniwob/index.js';
+import {
+  type MiniwobHookOptions,
+  type MiniwobServer,
+  miniwobHooks,
+  miniwobTask,
+  serveMiniwobDir,
+} from '../../src/suites/miniwob/index.js';
 import { projectRoot } from '../../src/util/paths.js';
 
 export const FIXTURE_HTML = path.join(projectRoot, 'test', 'fixtures', 'miniwob', 'html');
 
+/** A browser env with the MiniWoB++ suite's hooks, on the stand-in pages served on loopback. */
 export async function miniwobEnv(
   config: BrowserEnvConfig = {},
+  hooks: MiniwobHookOptions = {},
 ): Promise<{ env: BrowserEnv; server: MiniwobServer; task: (id: string) => ReturnType<typeof miniwobTask> }> {
   const server = await serveMiniwobDir(FIXTURE_HTML);
-  const env = await BrowserEnv.launch({ actionFormat: 'tti', ...config });
+  const env = await BrowserEnv.launch({ actionFormat: 'tti', hooks: miniwobHooks(hooks), ...config });
   return { env, server, task: (id) => miniwobTask(server.url, id, `miniwob:${FIXTURE_HTML}`) };
 }
 

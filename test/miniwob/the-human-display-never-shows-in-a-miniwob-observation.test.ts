@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { BrowserEnv } from '../../src/envs/index.js';
-import { MINIWOB_VIEWPORT, type MiniwobServer } from '../../src/envs/miniwob/index.js';
+import { MINIWOB_VIEWPORT, type MiniwobServer } from '../../src/suites/miniwob/index.js';
 import { HUMAN_DISPLAY, humanDisplayShown, miniwobEnv } from './helpers.js';
 import { PageDriver, STANDIN_ORACLES } from './standin-oracles.js';
 
@@ -58,10 +58,12 @@ test('with remove_human_display off the display and the instruction show (what t
     env: plain,
     server: own,
     task: ownTask,
-  } = await miniwobEnv({
-    viewport: MINIWOB_VIEWPORT,
-    miniwobRemoveHumanDisplay: false,
-  });
+  } = await miniwobEnv(
+    {
+      viewport: MINIWOB_VIEWPORT,
+    },
+    { removeHumanDisplay: false },
+  );
   try {
     const obs = await plain.reset(ownTask('click-named-button@2'));
     assert.deepEqual(humanDisplayShown(obs), HUMAN_DISPLAY, obs.text);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type BrowserEnv, EpisodeSetupError } from '../../src/envs/index.js';
-import type { MiniwobServer } from '../../src/envs/miniwob/index.js';
+import type { MiniwobServer } from '../../src/suites/miniwob/index.js';
 import { miniwobEnv, nodeId, quoted } from './helpers.js';
 
 let env: BrowserEnv;
@@ -155,11 +155,13 @@ test('an unknown task page is a setup error naming the task and the URL', async 
 });
 
 test("the page's own timeout ends the episode with reward -1 when EPISODE_MAX_TIME is short", async () => {
-  const short = await miniwobEnv({
-    horizon: 20,
-    miniwobEpisodeMaxTimeMs: 1200,
-    viewport: { width: 332, height: 214 },
-  });
+  const short = await miniwobEnv(
+    {
+      horizon: 20,
+      viewport: { width: 332, height: 214 },
+    },
+    { episodeMaxTimeMs: 1200 },
+  );
   try {
     await short.env.reset(short.task('wait-for-timeout@1'));
     let record = null;

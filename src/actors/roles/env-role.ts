@@ -2,42 +2,22 @@
 // supervisor (pull-based, so a busy worker never holds more than it runs), asks inference for each
 // action, and pushes the finished, scored trajectory to replay.
 //
-// With no external host configured (`webarena_host: null`), the worker serves its own MiniArena
-// instance on a free port: one independent instance per env worker, reset before every episode,
-// and restarted together with the worker.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The run's task suite (src/suites, `env.suite`) starts the worker's web host(s) (its own embedded
+// sites, say: one independent instance per env worker, reset before every episode, restarted
+// together with the worker), turns task refs into tasks, and says how the browser shows and runs
+// its pages.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type MiniArenaHost,
-  startMiniArenaHost,
-  WEBARENA_SITES,
-  type WebArenaSite,
-} from '../../arena/index.js';
 import {
   type AnswerJudge,
   BrowserEnv,
   chatJudges,
   type Judge,
-  labelKey,
-  loadTaskFile,
-  NO_LABEL,
   type Observation,
   observationColumns,
-  readTaskLabels,
-  type Task,
-  type TaskLabel,
-  type TaskLabels,
   ttiActionText,
   VIEWPORT,
 } from '../../envs/index.js';
-import {
-  MINIWOB_TASK_FILE_PREFIX,
-  MINIWOB_VIEWPORT,
-  miniwobTask,
-  serveMiniwobDir,
-} from '../../envs/miniwob/index.js';
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
 import { actionSignature, type TrailStep } from '../../model/without-tfjs.js';
 import {
@@ -50,6 +30,7 @@ import {
   type Observation as WireObservation,
 } from '../../protocol/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
+import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { mixSeeds } from '../../util/index.js';
 import { HostHealth } from './host-health.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
@@ -63,21 +44,8 @@ const EPISODE_ATTEMPTS = 2;
 const EPISODE_RETRY_MS = 1000;
 /** A task is asked for only if the web host answered within this long. */
 const HOST_RECHECK_MS = 5000;
-/** How long the `host-down` fault keeps the embedded host closed. */
+/** How long the `host-down` fault keeps the worker's own host closed. */
 const HOST_OUTAGE_MS = 10000;
-
-/** WebArena's ports on one host, as TTI's `webarena_host` names it. */
-function webArenaHosts(host: string): Record<string, string> {
-  const base = /^https?:\/\//.test(host) ? host.replace(/\/$/, '') : `http://${host}`;
-  return {
-    __SHOPPING__: `${base}:7770`,
-    __SHOPPING_ADMIN__: `${base}:7780/admin`,
-    __REDDIT__: `${base}:9999`,
-    __GITLAB__: `${base}:8023`,
-    __MAP__: `${base}:3000`,
-    __WIKIPEDIA__: `${base}:8888`,
-  };
-}
 
 function toWire(observation: Observation, viewport: { width: number; height: number }): WireObservation {
   return {
@@ -87,100 +55,6 @@ function toWire(observation: Observation, viewport: { width: number; height: num
     note: observation.notes.length > 0 ? observation.notes.join('\n') : null,
     screenshotFrame: null,
   };
-}
-
-interface WebHost {
-  hosts: Record<string, string>;
-  authDir: string;
-  /** the embedded MiniArena (null with an external host); replaced when it comes back from an outage */
-  arena: MiniArenaHost | null;
-  /** the origins the worker's episodes use, for the health probe and the browser's allowlist */
-  origins: string[];
-  /** the `host-down` fault: the embedded host stops answering for `ms`, then comes back as it was */
-  outage(ms: number): Promise<void>;
-  /** stops what the worker serves itself (a MiniWoB++ folder) */
-  close?(): Promise<void>;
-}
-
-/** MiniWoB++'s pages: a served html/ folder, or a local one this worker serves on loopback. */
-async function miniwobHost(ctx: RoleContext, authDir: string): Promise<WebHost & { htmlBase: string }> {
-  const { url, dir } = ctx.config.env.miniwob;
-  const noOutage = async () => {
-    ctx.log.warn('host-down needs the embedded MiniArena; the MiniWoB++ pages are left alone');
-  };
-  if (dir === null) {
-    if (url === null)
-      throw new Error('env.suite is miniwob but neither env.miniwob.url nor env.miniwob.dir is set');
-    return {
-      hosts: {},
-      authDir,
-      arena: null,
-      origins: [new URL(url).origin],
-      outage: noOutage,
-      htmlBase: url,
-    };
-  }
-  const server = await serveMiniwobDir(dir);
-  ctx.log.info(`MiniWoB++ pages of ${dir} served for ${ctx.workerId} at ${server.url}`);
-  return {
-    hosts: {},
-    authDir,
-    arena: null,
-    origins: [server.origin],
-    outage: noOutage,
-    htmlBase: server.url,
-    close: () => server.close(),
-  };
-}
-
-/** Where this worker's episodes run: its own MiniArena, or the configured WebArena host. */
-async function webHost(ctx: RoleContext): Promise<WebHost & { htmlBase?: string }> {
-  const authDir = path.join(ctx.runDir ?? '.', 'auth', ctx.workerId);
-  if (ctx.config.env.suite === 'miniwob') return miniwobHost(ctx, authDir);
-  if (ctx.config.webarena_host !== null) {
-    const hosts = webArenaHosts(ctx.config.webarena_host);
-    const origins = [...new Set(Object.values(hosts).map((url) => new URL(url).origin))];
-    return {
-      hosts,
-      authDir,
-      arena: null,
-      origins,
-      outage: async () => {
-        ctx.log.warn('host-down needs the embedded MiniArena; the external host is left alone');
-      },
-    };
-  }
-  // The suite's own seed: the tasks' answers were computed from that data. Fixed secrets let the
-  // host come back from an outage accepting the logins written below.
-  const secrets = {
-    sessionSecret: randomBytes(16).toString('hex'),
-    resetToken: randomBytes(24).toString('hex'),
-  };
-  const arena = await startMiniArenaHost(secrets);
-  // Tasks name Playwright storage states (./.auth/<site>_state.json): write this host's logins there.
-  mkdirSync(path.join(authDir, '.auth'), { recursive: true });
-  for (const site of Object.keys(WEBARENA_SITES) as WebArenaSite[]) {
-    writeFileSync(
-      path.join(authDir, '.auth', `${site}_state.json`),
-      JSON.stringify(arena.storageState([site])),
-    );
-  }
-  ctx.log.info(`MiniArena for ${ctx.workerId} at ${arena.origin}`);
-  const host: WebHost = {
-    hosts: arena.placeholders,
-    authDir,
-    arena,
-    origins: [arena.origin],
-    outage: async (ms) => {
-      const port = arena.port;
-      await host.arena?.close().catch(() => undefined);
-      ctx.log.warn(`host-down: MiniArena at ${arena.origin} closed for ${ms} ms`);
-      await sleep(ms);
-      host.arena = await startMiniArenaHost({ ...secrets, port });
-      ctx.log.info(`host-down: MiniArena at ${arena.origin} is back`);
-    },
-  };
-  return host;
 }
 
 /** The judges `judge.kind` asks for: none, the policy's endpoint and model (as TTI), or another endpoint. */
@@ -232,8 +106,15 @@ export const envRole: RoleMain = async (ctx) => {
     ctx.log.info(`Chromium pid(s) ${now} recorded in ${runDir}/pids`);
     recorded = now;
   };
-  const host = await webHost(ctx);
-  const { hosts, authDir } = host;
+  const suite = await loadSuite(ctx.config);
+  const host = await suite.start(
+    suiteWorkerContext({
+      config: ctx.config,
+      workerId: ctx.workerId,
+      runDir: ctx.runDir,
+      log: { info: (m) => ctx.log.info(m), warn: (m) => ctx.log.warn(m) },
+    }),
+  );
   const health = new HostHealth(
     () => host.origins,
     (down, label) => {
@@ -246,21 +127,14 @@ export const envRole: RoleMain = async (ctx) => {
   // trainable policy reads the text, and screenshots go only into records, per episode, below.
   const chatPolicy = ctx.config.policy_lm !== 'tfjs';
   const recording = ctx.config.env.record_episodes && ctx.runDir !== null;
-  const miniwob = ctx.config.env.suite === 'miniwob';
-  const viewport = miniwob && ctx.config.env.miniwob.viewport === 'browsergym' ? MINIWOB_VIEWPORT : VIEWPORT;
+  const viewport = host.browser.viewport ?? VIEWPORT;
   const judges = configuredJudges(ctx);
-  // What the suite offers and shows: MiniWoB++'s pages end episodes themselves (no stop) and are
-  // shown with BrowserGym's flags; task files keep WebArena's actions and text.
-  const offers = { stop: miniwob ? ctx.config.env.miniwob.offer_stop : true };
-  const flags = ctx.config.env.observation_flags ?? miniwob;
+  // What the suite offers and how it shows its pages (stop offered and WebArena's text by default).
+  const offers = host.browser.offers ?? { stop: true };
+  const flags = ctx.config.env.observation_flags ?? host.browser.flags ?? false;
   const env = await BrowserEnv.launch({
     viewport,
-    ...(miniwob
-      ? {
-          miniwobEpisodeMaxTimeMs: ctx.config.env.miniwob.episode_max_time_ms,
-          miniwobRemoveHumanDisplay: ctx.config.env.miniwob.remove_human_display,
-        }
-      : {}),
+    ...(host.browser.hooks ? { hooks: host.browser.hooks } : {}),
     offerStop: offers.stop,
     observation: { flags, ...(chatPolicy ? { setOfMarks: true } : {}) },
     ...judges,
@@ -292,26 +166,8 @@ export const envRole: RoleMain = async (ctx) => {
   trajectoryChannel.connect(ctx.endpoints.trajectories);
   const trajectories = new Requester(trajectoryChannel);
 
-  const taskFiles = new Map<string, Map<string, Task>>();
-  const labels: TaskLabels = new Map();
-  const taskFor = (assignment: TaskAssignmentMessage): { task: Task; label: TaskLabel } => {
-    // MiniWoB++ refs name no file: the id is "<task>@<seed>" and the pages are this worker's host.
-    if (assignment.taskFile.startsWith(MINIWOB_TASK_FILE_PREFIX)) {
-      if (host.htmlBase === undefined)
-        throw new Error(`task ${assignment.taskId} is a MiniWoB++ task but env.suite is not miniwob`);
-      const task = miniwobTask(host.htmlBase, assignment.taskId, assignment.taskFile);
-      return { task, label: { template: task.miniwob?.name ?? null, tier: null } };
-    }
-    let byId = taskFiles.get(assignment.taskFile);
-    if (byId === undefined) {
-      byId = new Map(loadTaskFile(assignment.taskFile, { hosts, authDir }).map((t) => [t.id, t]));
-      readTaskLabels(assignment.taskFile, labels);
-      taskFiles.set(assignment.taskFile, byId);
-    }
-    const task = byId.get(assignment.taskId);
-    if (task === undefined) throw new Error(`no task ${assignment.taskId} in ${assignment.taskFile}`);
-    return { task, label: labels.get(labelKey(assignment.taskFile, task.id)) ?? NO_LABEL };
-  };
+  const taskFor = (assignment: TaskAssignmentMessage) =>
+    host.task({ file: assignment.taskFile, id: assignment.taskId });
   // Eval episodes are few and are what people look at; collection pays for screenshots only when asked.
   const screenshotFor = (assignment: TaskAssignmentMessage): boolean =>
     recording &&
@@ -356,7 +212,7 @@ export const envRole: RoleMain = async (ctx) => {
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const { task, label } = taskFor(assignment);
     const started = Date.now();
-    await host.arena?.reset();
+    await host.beforeEpisode?.();
     let observation: Observation | null = await env.reset(task, {
       horizon: assignment.horizon,
       minTry: assignment.minTry,
@@ -373,7 +229,7 @@ export const envRole: RoleMain = async (ctx) => {
     });
     // reset relaunches a Chromium that died: the record follows.
     recordOwnBrowsers();
-    // A MiniWoB++ page says its instruction only once its episode has started.
+    // A page may state its instruction only once its episode has started.
     const intent = env.task?.intent ?? task.intent;
     const versions: number[] = [];
     const seen: WireObservation[] = [];
@@ -485,7 +341,8 @@ export const envRole: RoleMain = async (ctx) => {
         split: assignment.split,
         iteration: assignment.iteration,
         reward,
-        ...(task.miniwob ? { score: record.verdict.score } : {}),
+        // a page's own reward (−1…1) where it gives one: the eval tables' mean reward
+        ...(record.verdict.pageReward ? { score: record.verdict.score } : {}),
         steps: record.steps.length,
         answer: record.answer,
         endReason: record.endReason,
@@ -577,8 +434,12 @@ export const envRole: RoleMain = async (ctx) => {
 
   return {
     injectFault(fault) {
-      if (fault === 'host-down')
-        void host.outage(HOST_OUTAGE_MS).catch((e: Error) => ctx.log.error(`host-down: ${e.message}`));
+      if (fault !== 'host-down') return;
+      if (!host.outage) {
+        ctx.log.warn(`host-down: the ${suite.name} suite's host cannot be taken down; left alone`);
+        return;
+      }
+      void host.outage(HOST_OUTAGE_MS).catch((e: Error) => ctx.log.error(`host-down: ${e.message}`));
     },
     async stop(deadlineMs) {
       running = false;
@@ -588,8 +449,7 @@ export const envRole: RoleMain = async (ctx) => {
       act.close();
       trajectories.close();
       await env.close().catch(() => undefined);
-      await host.arena?.close().catch(() => undefined);
-      await host.close?.().catch(() => undefined);
+      await host.close().catch(() => undefined);
     },
   };
 };

@@ -17,7 +17,7 @@ export interface EvalSummary extends Rate {
   meanSteps: number;
   byTier: Record<string, Rate>;
   byTemplate: Record<string, Rate>;
-  /** MiniWoB++ (results with a page score): success and mean raw reward per task, keyed by task name */
+  /** results with a page's own score: success and mean raw reward per task, keyed by the task's template (its page) */
   byTask?: Record<string, Rate & { meanReward: number }>;
 }
 
@@ -56,7 +56,7 @@ export function summarizeEpisodes(results: readonly EpisodeResultMessage[], labe
   if (scored.length > 0) {
     const tasks = new Map<string, { n: number; s: number; reward: number }>();
     for (const r of scored) {
-      // MiniWoB++ task ids are "<task>@<seed>": the table is per task, over its seeds.
+      // A page's seeded instances ("<task>@<seed>") share its template: the table is per task, over its seeds.
       const name = labels.get(labelKey(r.taskFile, r.taskId))?.template ?? r.taskId.replace(/@\d+$/, '');
       const t = tasks.get(name) ?? { n: 0, s: 0, reward: 0 };
       tasks.set(name, { n: t.n + 1, s: t.s + (r.reward > 0 ? 1 : 0), reward: t.reward + (r.score ?? 0) });

@@ -60,7 +60,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const specs = workerSpecs(config);
 
   const mode: RunMode = options.mode ?? { kind: 'train' };
-  const { trainTasks, testTasks, labels } = runTasks(
+  const { trainTasks, testTasks, labels } = await runTasks(
     config,
     (split) => mode.kind === 'train' || mode.split === split,
     log,

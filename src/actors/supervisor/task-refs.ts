@@ -1,50 +1,11 @@
-// The tasks a run draws from: its train and test task files (MiniArena's by default), validated at
-// the start so that a broken file stops the run there, or MiniWoB++'s tasks with their seeds; and
-// each task's label (template, tier) for the eval tables.
-import path from 'node:path';
+// The tasks a run draws from, as its suite says (src/suites): each split's task refs, validated at
+// the start so that a broken task source stops the run there, and each task's label (template, tier)
+// for the eval tables. The supervisor names no suite.
 import type { Config } from '../../config/index.js';
 import type { TaskRef } from '../../curriculum/index.js';
-import { formatTaskIssue, validateTaskFile } from '../../envs/index.js';
-import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from '../../envs/miniwob/index.js';
 import type { Logger } from '../../log/index.js';
-import { projectRoot } from '../../util/index.js';
-import { labelKey, readTaskLabels, type TaskLabels } from './eval-summary.js';
-
-const DEFAULT_TASKS = {
-  train: path.join(projectRoot, 'tasks', 'miniarena', 'train.json'),
-  test: path.join(projectRoot, 'tasks', 'miniarena', 'test.json'),
-};
-
-/** Task ids of a task file, validated now so that a broken file stops the run at its start. */
-function loadTaskRefs(file: string): TaskRef[] {
-  const absolute = path.resolve(file);
-  const report = validateTaskFile(absolute);
-  if (report.issues.length > 0) {
-    const shown = report.issues.slice(0, 5).map((issue) => `  - ${formatTaskIssue(issue)}`);
-    const more = report.issues.length > 5 ? `\n  (+${report.issues.length - 5} more)` : '';
-    throw new Error(
-      `task file ${absolute} has ${report.issues.length} error(s):\n${shown.join('\n')}${more}`,
-    );
-  }
-  return report.tasks.map((task) => ({ file: absolute, id: task.id }));
-}
-
-/** MiniWoB++ episodes: each configured task with its train or test seeds, labelled by task name. */
-function miniwobTaskRefs(
-  config: Config,
-  labels: TaskLabels,
-): { file: string; names: string[]; train: TaskRef[]; test: TaskRef[] } {
-  const m = config.env.miniwob;
-  const source = { url: m.url, dir: m.dir };
-  const names = resolveMiniwobTasks(source, m.tasks);
-  const file = miniwobTaskFile(source);
-  const refs = (split: 'train' | 'test', seeds: number): TaskRef[] =>
-    miniwobTaskIds(names, split, seeds).map((id) => {
-      labels.set(labelKey(file, id), { template: id.replace(/@\d+$/, ''), tier: null });
-      return { file, id };
-    });
-  return { file, names, train: refs('train', m.train_seeds), test: refs('test', m.eval_episodes) };
-}
+import { loadSuite } from '../../suites/index.js';
+import type { TaskLabels } from './eval-summary.js';
 
 export interface RunTasks {
   trainTasks: TaskRef[];
@@ -52,22 +13,17 @@ export interface RunTasks {
   labels: TaskLabels;
 }
 
-/** The run's tasks; a split the run does not use (an eval of the other one) is not loaded. */
-export function runTasks(config: Config, wants: (split: 'train' | 'test') => boolean, log: Logger): RunTasks {
-  const trainFile = path.resolve(config.tasks.train ?? DEFAULT_TASKS.train);
-  const testFile = path.resolve(config.tasks.test ?? DEFAULT_TASKS.test);
-  const labels: TaskLabels = new Map();
-  const taskRefs = (file: string): TaskRef[] => {
-    const refs = loadTaskRefs(file);
-    readTaskLabels(file, labels);
-    return refs;
-  };
-  const miniwob = config.env.suite === 'miniwob' ? miniwobTaskRefs(config, labels) : null;
-  const trainTasks = miniwob ? miniwob.train : wants('train') ? taskRefs(trainFile) : [];
-  const testTasks = miniwob ? miniwob.test : wants('test') ? taskRefs(testFile) : [];
-  if (miniwob) log.info(`tasks: MiniWoB++ ${miniwob.names.join(', ')} from ${miniwob.file}`);
-  log.info(
-    `tasks: ${trainTasks.length} train from ${miniwob?.file ?? trainFile}, ${testTasks.length} test from ${miniwob?.file ?? testFile}`,
+/** The run's tasks; a split the run does not use (an eval of the other one) may be left empty. */
+export async function runTasks(
+  config: Config,
+  wants: (split: 'train' | 'test') => boolean,
+  log: Logger,
+): Promise<RunTasks> {
+  const suite = await loadSuite(config);
+  const { train, test, labels, describe } = await suite.tasks(
+    { config, log: { info: (m) => log.info(m), warn: (m) => log.warn(m) } },
+    wants,
   );
-  return { trainTasks, testTasks, labels };
+  log.info(`tasks (${suite.name}): ${describe}`);
+  return { trainTasks: train, testTasks: test, labels };
 }

@@ -12,7 +12,7 @@ export class ImpossibleActionError extends Error {
  * `keyboard.type`: keydown, keypress, input, keyup for each), 'insert' enters the whole text as one
  * input event (`keyboard.insertText`), then presses Enter when asked. 'insert' is about half the
  * time of a 24-character search (69 vs 129 ms on an idle machine) and the same to a page that reads
- * its fields' values rather than their key events, as MiniArena's do.
+ * its fields' values rather than their key events, as tti's embedded sites do.
  */
 export type Typing = 'keys' | 'insert';
 

@@ -165,7 +165,7 @@ export class EpisodeSession {
           .then(() => true)
           .catch(() => false);
         if (!loaded) return false;
-        // (MiniArena oracle fix) Playwright may not have seen a document that has just committed, so
+        // (an oracle fix) Playwright may not have seen a document that has just committed, so
         // the wait above can resolve on the old one: ask the live document itself before observing
         // (else the observation is an empty "busy" RootWebArea).
         if (await this.documentComplete(page, deadline - Date.now())) return true;

@@ -7,7 +7,8 @@ import type { EvalType } from '../tasks/schema.js';
 export type VerdictStatus = 'scored' | 'unscored' | 'error';
 
 export interface EvaluatorVerdict {
-  evaluator: EvalType | 'judge' | 'miniwob_reward';
+  /** WebArena's evaluators, a judge, or a suite's own (the page's reward, say). */
+  evaluator: EvalType | 'judge' | (string & {});
   score: number;
   status: VerdictStatus;
   /** Human-readable reason for the score. */
@@ -40,6 +41,21 @@ export function combineVerdicts(parts: EvaluatorVerdict[]): Verdict {
   if (unscored.length > 0) return { score: 0, success: false, status: 'unscored', why, parts };
   const score = parts.reduce((s, p) => s * p.score, 1);
   return { score, success: score === 1, status: 'scored', why, parts };
+}
+
+/**
+ * A verdict from the reward a page gives itself (MiniWoB++'s, a suite's own): the score is the
+ * reward (−1…1), a success any reward above 0 (BrowserGym's rule), `pageReward` both rewards.
+ */
+export function pageVerdict(
+  evaluator: string,
+  reward: number,
+  why: string,
+  discounted: number = reward,
+): Verdict {
+  const v = combineVerdicts([{ evaluator, score: reward, status: 'scored', why }]);
+  // combineVerdicts calls only a score of exactly 1 a success.
+  return { ...v, success: reward > 0, pageReward: { raw: reward, discounted } };
 }
 
 export function errorMessage(e: unknown): string {

@@ -35,6 +35,24 @@ function guessFormat(file: string, first: unknown): TaskFileFormat {
   return 'webvoyager';
 }
 
+/**
+ * A task file's format, from its name and first entry, without validating it: `.jsonl` whose first
+ * line has `eval` is TTI's, other `.jsonl` WebVoyager's, anything else WebArena's raw JSON.
+ */
+export function taskFileFormat(file: string): TaskFileFormat {
+  if (!file.endsWith('.jsonl')) return 'webarena-raw';
+  let first: unknown = null;
+  try {
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.trim() !== '');
+    first = line === undefined ? null : JSON.parse(line);
+  } catch {
+    // unreadable or not JSON: validation reports it where the file is loaded
+  }
+  return guessFormat(file, first);
+}
+
 function taskIdOf(value: unknown): string | null {
   if (value === null || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
@@ -173,6 +191,7 @@ export function validateTaskFile(file: string, opts: TaskLoadOptions = {}): Task
       const t = rewriteStrings(r.data, rewrite);
       task = {
         kind: 'webarena',
+        confined: true,
         id: String(t.task_id),
         intent: t.intent,
         sites: t.sites,

@@ -1,7 +1,9 @@
 import type { WebArenaEval } from './schema.js';
 
-export type TaskKind = 'webarena' | 'webvoyager' | 'miniwob';
-export type TaskFileFormat = 'webarena-raw' | 'tti-webarena' | 'webvoyager' | 'miniwob';
+/** WebArena's ('webarena', WebArena's raw JSON and TTI's jsonl), the live web's ('webvoyager'), or a suite's own. */
+export type TaskKind = 'webarena' | 'webvoyager' | (string & {});
+/** The task files tti reads, or a suite's own source. */
+export type TaskFileFormat = 'webarena-raw' | 'tti-webarena' | 'webvoyager' | (string & {});
 
 /** A task in the one shape the episode runs, whichever file it came from. */
 export interface Task {
@@ -19,8 +21,11 @@ export interface Task {
   /** WebArena's eval block with hosts substituted; null for WebVoyager (judged by a model). */
   eval: WebArenaEval | null;
   intentTemplateId: number | null;
-  /** MiniWoB++ only: the page and the seed; the page itself says the intent and the reward. */
-  miniwob?: { name: string; seed: number };
+  /**
+   * The task's pages are the configured hosts' alone (WebArena's tasks): requests elsewhere are
+   * blocked (`allowedOrigins`) and a finished episode's cleaned context may start it. Absent: neither.
+   */
+  confined?: boolean;
   /** Where the task came from, for error messages and records. */
   source: { file: string; entry: number; format: TaskFileFormat };
 }

@@ -8,6 +8,7 @@ export function webarenaTask(
 ): Task {
   return {
     kind: 'webarena',
+    confined: true,
     id: 'test',
     intent,
     sites: ['shopping'],

@@ -1,7 +1,7 @@
 // A MiniWoB++ episode as a Task: the task's page and the seed that fixes its instance. The intent
 // is not known until the page has generated the instance from the seed (core.getUtterance()), so
-// the env fills it in at reset.
-import type { Task } from '../tasks/task.js';
+// its start hook (hooks.ts) fills it in at reset.
+import type { Task } from '../../envs/index.js';
 
 /** BrowserGym's MiniWoB++ page size, in CSS pixels. */
 export const MINIWOB_VIEWPORT = { width: 332, height: 214 } as const;
@@ -46,7 +46,6 @@ export function miniwobTask(htmlBase: string, id: string, taskFile: string): Tas
     storageState: null,
     eval: null,
     intentTemplateId: null,
-    miniwob: spec,
     source: { file: taskFile, entry: 0, format: 'miniwob' },
   };
 }

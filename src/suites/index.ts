@@ -1,0 +1,17 @@
+// Task suites: each benchmark behind one interface (suite.ts), the built-in ones in their own
+// folders, and the registry that picks the run's (docs/envs.md, "Task suites").
+export { makePageTask, suiteWorkerContext } from './context.js';
+export { autoSuiteName, BUILT_IN_SUITES, loadSuite, SuiteError } from './registry.js';
+export type {
+  PageTask,
+  Split,
+  SuiteBrowser,
+  SuiteContext,
+  SuiteHost,
+  SuiteLog,
+  SuiteTasks,
+  SuiteWorkerContext,
+  TaskRef,
+  TaskSuite,
+} from './suite.js';
+export { TaskFiles, taskFileTasks, webArenaHosts } from './task-files.js';

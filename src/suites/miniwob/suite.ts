@@ -1,0 +1,66 @@
+// MiniWoB++ as a task suite (docs/miniwob.md): the configured tasks with their seeds, the html/
+// folder served on loopback (or a served one), BrowserGym's page (332×214, its flags in the text, no
+// stop offered unless configured) and the page's own episode, end and reward.
+import { labelKey, type TaskLabels } from '../../envs/index.js';
+import type { SuiteHost, SuiteWorkerContext, TaskSuite } from '../suite.js';
+import { miniwobHooks } from './hooks.js';
+import { serveMiniwobDir } from './serve.js';
+import { MINIWOB_VIEWPORT, miniwobTask, parseMiniwobTaskId } from './task.js';
+import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from './tasks.js';
+
+async function startMiniwob(ctx: SuiteWorkerContext): Promise<SuiteHost> {
+  const m = ctx.config.env.miniwob;
+  const served =
+    m.dir === null
+      ? null
+      : await serveMiniwobDir(m.dir).then((server) => {
+          ctx.log.info(`MiniWoB++ pages of ${m.dir} served for ${ctx.workerId} at ${server.url}`);
+          return server;
+        });
+  const htmlBase = served?.url ?? m.url;
+  if (htmlBase === null)
+    throw new Error('env.suite is miniwob but neither env.miniwob.url nor env.miniwob.dir is set');
+  return {
+    origins: [new URL(htmlBase).origin],
+    browser: {
+      ...(m.viewport === 'browsergym' ? { viewport: MINIWOB_VIEWPORT } : {}),
+      // BrowserGym's MiniWoB++ action set has no send_msg_to_user: the page ends each episode.
+      offers: { stop: m.offer_stop },
+      flags: true,
+      hooks: miniwobHooks({
+        episodeMaxTimeMs: m.episode_max_time_ms,
+        removeHumanDisplay: m.remove_human_display,
+      }),
+    },
+    task: (ref) => ({
+      task: miniwobTask(htmlBase, ref.id, ref.file),
+      label: { template: parseMiniwobTaskId(ref.id).name, tier: null },
+    }),
+    outage: async () =>
+      ctx.log.warn('host-down needs the embedded MiniArena; the MiniWoB++ pages are left alone'),
+    close: async () => {
+      await served?.close();
+    },
+  };
+}
+
+export const miniwobSuite: TaskSuite = {
+  name: 'miniwob',
+  tasks(ctx) {
+    const m = ctx.config.env.miniwob;
+    const source = { url: m.url, dir: m.dir };
+    const names = resolveMiniwobTasks(source, m.tasks);
+    const file = miniwobTaskFile(source);
+    const labels: TaskLabels = new Map();
+    const refs = (split: 'train' | 'test', seeds: number) =>
+      miniwobTaskIds(names, split, seeds).map((id) => {
+        labels.set(labelKey(file, id), { template: parseMiniwobTaskId(id).name, tier: null });
+        return { file, id };
+      });
+    const train = refs('train', m.train_seeds);
+    const test = refs('test', m.eval_episodes);
+    const describe = `MiniWoB++ ${names.join(', ')} from ${file}: ${train.length} train, ${test.length} test episodes`;
+    return { train, test, labels, describe };
+  },
+  start: startMiniwob,
+};
