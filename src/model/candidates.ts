@@ -8,7 +8,7 @@ import { clean, contentTokens, DONE_ANSWER } from './text.js';
 import { type NameInfo, nameInfo } from './text-memo.js';
 import type { NodeColumns, PolicyInput } from './types.js';
 
-export const KINDS = ['click', 'type', 'hover', 'answer', 'back', 'scroll'] as const;
+export const KINDS = ['click', 'type', 'hover', 'select', 'answer', 'back', 'scroll'] as const;
 export type ActionKind = (typeof KINDS)[number];
 
 /** How a candidate's text was made (a feature, and useful when reading the policy's choices). */
@@ -272,7 +272,11 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     seen.add(c.action);
     out.push(c);
   };
-  const visible = (i: number) => nodes.inViewport[i] === 1;
+  const visible = (i: number) => nodes.inViewport[i] === 1 && (nodes.visible?.[i] ?? 1) === 1;
+  // Where the env says what can be clicked or edited (a <span> with a click handler shows as
+  // text, a focus-only field as a textbox), every such node is a candidate too.
+  const clickable = (i: number) => nodes.clickable?.[i] === 1 || nodes.focusable?.[i] === 1;
+  const editable = (i: number) => nodes.editable?.[i] === 1;
   // One memo lookup per node name, however many times the name is used below.
   const infos: (NameInfo | undefined)[] = new Array(tree.n);
   const info = (i: number): NameInfo => {
@@ -289,26 +293,28 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     const role = nodes.roles[i] ?? '';
     if (!visible(i)) continue;
     const id = nodes.ids[i];
-    // Also whatever the page says takes clicks or focus (a <span> with a click listener, a text
-    // field a task asks to focus), when the env sends those columns.
-    if (
-      CLICK_ROLES.has(role) ||
-      (role !== 'RootWebArea' && (nodes.clickable?.[i] === 1 || nodes.focusable?.[i] === 1))
-    )
+    if (CLICK_ROLES.has(role) || (role !== 'RootWebArea' && clickable(i)))
       push({ kind: 'click', action: `Click [${id}]`, node: i, text: name(i), source: 'node' });
-    if (TYPE_ROLES.has(role))
+    if (TYPE_ROLES.has(role) || editable(i))
       for (const p of phrases) {
         const text = clean(p.replace(/[[\]]/g, ' '));
         push({ kind: 'type', action: `Type [${id}] [${text}]`, node: i, text, source: 'intent' });
       }
     if (HOVER_ROLES.has(role))
       push({ kind: 'hover', action: `Hover [${id}]`, node: i, text: name(i), source: 'node' });
+    // A <select>: one candidate per option (its options are in its subtree, not on screen)
+    if (role === 'combobox')
+      for (let j = i + 1; j < i + tree.size[i]!; j++) {
+        if (nodes.roles[j] !== 'option') continue;
+        const text = clean((nodes.names[j] ?? '').replace(/[[\]]/g, ' '));
+        if (text) push({ kind: 'select', action: `Select [${id}] [${text}]`, node: i, text, source: 'node' });
+      }
   }
 
-  // A task that does not offer stop (MiniWoB++: the page ends the episode) gets no answers.
-  const answers = input.offers?.stop !== false;
+  // A suite where stopping never scores (MiniWoB++) does not offer it.
+  const stopOffered = input.offers?.stop ?? true;
   const pushAnswer = (t: string, node: number, source: TextSource) => {
-    if (t && answers) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
+    if (t && stopOffered) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
   };
   const answer = (text: string, node: number, source: TextSource) =>
     pushAnswer(

@@ -9,7 +9,6 @@ export {
 export {
   type ActionKind,
   actionOfReply,
-  buildCandidateSet,
   buildCandidates,
   type Candidate,
   intentPhrases,
@@ -23,8 +22,14 @@ export {
 } from './checkpoint.js';
 export { CheckpointStore } from './checkpoint-store.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
-export { DENSE_SIZE, denseFeatureNames, KIND_WEIGHT, UNIFORM_SHARE } from './features.js';
-export { DEFAULT_POLICY_OPTIONS, type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
+export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
+export {
+  DEFAULT_POLICY_OPTIONS,
+  type PolicyOptions,
+  seededRandom,
+  TfjsPolicy,
+} from './policy.js';
+export { type FitReport, fitPrior, logPrior, type Prior, UNIFORM_PRIOR } from './prior.js';
 export { clean, DONE_ANSWER } from './text.js';
 export {
   BcTrainer,

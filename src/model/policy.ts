@@ -1,263 +1,85 @@
-// The trainable policy: a small MLP that scores every candidate action of an observation from its
-// dense features and hashed token embeddings (with elementwise task × candidate interactions),
-// plus a fixed log-prior that gives each action kind equal mass at init; a softmax over one
-// observation's candidates is the policy. One batched forward pass scores a whole batch.
+// The trainable policy: the network of network.ts scores every candidate action of an
+// observation; a softmax over the candidates of score + log-prior is the policy. The prior
+// (prior.ts) is general: uniform per action kind by default, or fitted to demonstrations. One
+// batched forward pass scores a whole batch.
 import { SeededRandom } from '../util/index.js';
-import { buildCandidateSet, type Candidate } from './candidates.js';
-import { FeatureArena } from './feature-arena.js';
+import type { Candidate } from './candidates.js';
+import { type EncodedBatch, encodeBatch } from './encode.js';
 import {
-  BAG,
-  DENSE_SIZE,
-  type FeatureBatch,
-  featurizeBatch,
-  type ObservationFeatures,
-  observationFeatures,
-} from './features.js';
-import { scoreRows } from './forward.js';
+  batchTensors,
+  DEFAULT_NETWORK_OPTIONS,
+  disposeBatchTensors,
+  initialWeights,
+  logitsGraph,
+  type NetworkOptions,
+  poolInputs,
+  weightShapes,
+} from './network.js';
+import { logPrior, type Prior, UNIFORM_PRIOR } from './prior.js';
 import { registerGradients, tf } from './tf.js';
 import { redundantActions } from './trail.js';
 import type { ActOptions, PolicyDecision, PolicyInput, TensorFrames } from './types.js';
 
-export interface PolicyOptions {
-  /** Hash buckets of the token embedding table. */
-  buckets: number;
-  /** Embedding width; 0 scores from the dense features alone (an ablation). */
-  embedDim: number;
-  /** Hidden layer widths of the scorer. */
-  hidden: number[];
-  /** Scale of the output layer's init: small, so the untrained policy is close to the prior. */
-  outputInitScale: number;
-  /** Weight of the fixed exploration heuristic inside each kind's prior mass (0 = uniform). */
-  priorWeight: number;
+export interface PolicyOptions extends NetworkOptions {
+  /** What the untrained policy does and the learned score adds to (prior.ts). */
+  prior: Prior;
 }
 
 export const DEFAULT_POLICY_OPTIONS: PolicyOptions = {
-  buckets: 4096,
-  embedDim: 16,
-  hidden: [64, 32],
-  outputInitScale: 0.1,
-  priorWeight: 3,
+  ...DEFAULT_NETWORK_OPTIONS,
+  prior: UNIFORM_PRIOR,
 };
-
-/** Width of the scorer's input: dense features plus six embedding blocks. */
-export function inputWidth(o: PolicyOptions): number {
-  return DENSE_SIZE + 6 * o.embedDim;
-}
 
 /** A seeded stream (mulberry32, the run's own) for reproducible initialisation. */
 export function seededRandom(seed: number): () => number {
   return new SeededRandom(seed).next;
 }
 
-function normals(n: number, scale: number, random: () => number): Float32Array {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i += 2) {
-    const u = Math.max(random(), 1e-12);
-    const v = random();
-    const r = Math.sqrt(-2 * Math.log(u));
-    out[i] = r * Math.cos(2 * Math.PI * v) * scale;
-    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v) * scale;
-  }
-  return out;
-}
-
-/**
- * A batch packed for the differentiable forward pass (the trainer's). The token bags stay in
- * JavaScript: tfjs's wasm gather costs several µs per index (≈200 ms for a batch of 16
- * observations' 77k bag slots), so the bags are pooled in JavaScript from a copy of the embedding
- * table, enter the graph as [N × d] inputs, and their gradients are scattered back into the table
- * in JavaScript (see trainer.ts).
- */
-export interface PackedBatch extends Omit<FeatureBatch, 'dense' | 'prior'> {
-  /** [N × DENSE_SIZE] */
-  dense: tf.Tensor2D;
-  /** [N] the fixed log-prior */
-  prior: tf.Tensor1D;
-}
-
-function concatF32(parts: Float32Array[]): Float32Array {
-  const out = new Float32Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-function concatI32(parts: Int32Array[]): Int32Array {
-  const out = new Int32Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
-/** Observations featurized one at a time, joined into one batch (copies). */
-export function joinFeatures(features: ObservationFeatures[]): FeatureBatch {
-  const sizes = features.map((f) => f.candidates.length);
-  const total = sizes.reduce((s, n) => s + n, 0);
-  const owner = new Int32Array(total);
-  const offsets: number[] = [];
-  let o = 0;
-  sizes.forEach((n, b) => {
-    offsets.push(o);
-    owner.fill(b, o, o + n);
-    o += n;
-  });
-  return {
-    candidates: features.map((f) => f.candidates),
-    sizes,
-    offsets,
-    owner,
-    total,
-    dense: concatF32(features.map((f) => f.dense)),
-    candTok: concatI32(features.map((f) => f.candTok)),
-    candW: concatF32(features.map((f) => f.candW)),
-    ctxTok: concatI32(features.map((f) => f.ctxTok)),
-    ctxW: concatF32(features.map((f) => f.ctxW)),
-    intentTok: concatI32(features.map((f) => f.intentTok)),
-    intentW: concatF32(features.map((f) => f.intentW)),
-    stateTok: concatI32(features.map((f) => f.stateTok)),
-    stateW: concatF32(features.map((f) => f.stateW)),
-    prior: concatF32(features.map((f) => f.prior)),
-  };
-}
-
-/** Packs a batch (or observations featurized one at a time); the caller disposes it with disposePacked. */
-export function pack(features: FeatureBatch | ObservationFeatures[]): PackedBatch {
-  const batch = Array.isArray(features) ? joinFeatures(features) : features;
-  const { dense, prior, ...rest } = batch;
-  return {
-    ...rest,
-    dense: tf.tensor2d(dense, [batch.total, DENSE_SIZE]),
-    prior: tf.tensor1d(prior),
-  };
-}
-
-export function disposePacked(p: PackedBatch): void {
-  tf.dispose([p.dense, p.prior]);
-}
-
-/** The four pooled bags, one row per candidate: candidate, context, task, page (URL + last action). */
-export interface Bags {
-  candidate: Float32Array;
-  context: Float32Array;
-  intent: Float32Array;
-  state: Float32Array;
-}
-
-/** Weighted sums of embedding rows, in JavaScript. `rowOf` maps an output row to its bag row. */
-function pool(
-  E: Float32Array,
-  d: number,
-  tok: Int32Array,
-  w: Float32Array,
-  slots: number,
-  rows: number,
-  rowOf: (r: number) => number,
-): Float32Array {
-  const out = new Float32Array(rows * d);
-  for (let r = 0; r < rows; r++) {
-    const b = rowOf(r);
-    const o = r * d;
-    for (let j = 0; j < slots; j++) {
-      const weight = w[b * slots + j]!;
-      if (weight === 0) continue;
-      const e = tok[b * slots + j]! * d;
-      for (let k = 0; k < d; k++) out[o + k]! += weight * E[e + k]!;
-    }
-  }
-  return out;
-}
-
-/** `pooled` ([B × d], one row per observation) repeated for each of its candidates: [N × d]. */
-function expand(pooled: Float32Array, d: number, owner: Int32Array): Float32Array {
-  const out = new Float32Array(owner.length * d);
-  for (let r = 0; r < owner.length; r++) out.set(pooled.subarray(owner[r]! * d, owner[r]! * d + d), r * d);
-  return out;
-}
-
-/** Gradient of pooled rows back into the table: gE[token] += weight · g[row]. */
-function unpool(
-  gE: Float32Array,
-  d: number,
-  tok: Int32Array,
-  w: Float32Array,
-  slots: number,
-  g: Float32Array,
-  bagRows: number,
-  rowsOfBag: (b: number) => [number, number],
-): void {
-  const sum = new Float32Array(d);
-  for (let b = 0; b < bagRows; b++) {
-    const [from, to] = rowsOfBag(b);
-    sum.fill(0);
-    for (let r = from; r < to; r++) for (let k = 0; k < d; k++) sum[k]! += g[r * d + k]!;
-    for (let j = 0; j < slots; j++) {
-      const weight = w[b * slots + j]!;
-      if (weight === 0) continue;
-      const e = tok[b * slots + j]! * d;
-      for (let k = 0; k < d; k++) gE[e + k]! += weight * sum[k]!;
-    }
-  }
-}
-
 export class TfjsPolicy {
   readonly options: PolicyOptions;
-  /** Trainable variables by name, in a fixed order (the order of exportWeights). */
+  /**
+   * The token embedding table, [buckets × embedDim], in JavaScript: pooling and its gradient are
+   * loops over a few hundred rows a batch (tfjs's gather costs µs per index on wasm), and a
+   * trainer updates only the rows a batch touched.
+   */
+  readonly embedding: Float32Array;
+  /** The dense weights by name, in a fixed order (the order of exportWeights, after the embedding). */
   readonly variables: Map<string, tf.Variable>;
   private disposed = false;
-  private embeddingCopy: { id: object; data: Float32Array } | null = null;
-  private readonly arena = new FeatureArena();
 
-  private constructor(options: PolicyOptions, values: Map<string, { shape: number[]; data: Float32Array }>) {
+  private constructor(options: PolicyOptions, values: Map<string, Float32Array>) {
     registerGradients();
     this.options = options;
+    const embedding = values.get('embedding');
+    if (!embedding) throw new Error('no initial value for embedding');
+    this.embedding = embedding;
     this.variables = new Map();
-    for (const [name, { shape, data }] of values) {
+    for (const [name, shape] of weightShapes(options)) {
+      const data = values.get(name);
+      if (!data) throw new Error(`no initial value for ${name}`);
       this.variables.set(name, tf.variable(tf.tensor(data, shape, 'float32'), true, undefined, 'float32'));
     }
   }
 
-  /** The variables' names and shapes for these options. */
-  static shapes(o: PolicyOptions): Map<string, number[]> {
-    const shapes = new Map<string, number[]>();
-    if (o.embedDim > 0) shapes.set('embedding', [o.buckets, o.embedDim]);
-    let width = inputWidth(o);
-    o.hidden.forEach((h, i) => {
-      shapes.set(`dense${i}/kernel`, [width, h]);
-      shapes.set(`dense${i}/bias`, [h]);
-      width = h;
-    });
-    shapes.set('out/kernel', [width, 1]);
-    shapes.set('out/bias', [1]);
-    return shapes;
+  /** Every weight's name and shape for these options, in export order. */
+  static shapes(o: NetworkOptions): Map<string, number[]> {
+    return new Map([['embedding', [o.buckets, o.embedDim]], ...weightShapes(o)]);
   }
 
-  /** A freshly initialised policy (He-normal hidden layers, small output layer), seeded. */
+  /** A freshly initialised policy, seeded. */
   static create(options: Partial<PolicyOptions> & { seed?: number } = {}): TfjsPolicy {
     const { seed = 0, ...rest } = options;
     const o: PolicyOptions = {
       ...DEFAULT_POLICY_OPTIONS,
       ...rest,
-      hidden: [...(rest.hidden ?? DEFAULT_POLICY_OPTIONS.hidden)],
+      prior: {
+        kindWeights: { ...UNIFORM_PRIOR.kindWeights, ...(rest.prior?.kindWeights ?? {}) },
+        factWeights: { ...(rest.prior?.factWeights ?? {}) },
+      },
     };
-    if (o.buckets < 1 || o.embedDim < 0 || o.hidden.some((h) => h < 1))
+    if (o.buckets < 2 || o.embedDim < 1 || o.hidden < 1 || o.scorerHidden < 1)
       throw new RangeError(`bad policy options ${JSON.stringify(o)}`);
-    const random = seededRandom(seed);
-    const values = new Map<string, { shape: number[]; data: Float32Array }>();
-    for (const [name, shape] of TfjsPolicy.shapes(o)) {
-      const n = shape.reduce((a, b) => a * b, 1);
-      let data: Float32Array;
-      if (name.endsWith('/bias')) data = new Float32Array(n);
-      else if (name === 'embedding') data = normals(n, 0.3, random);
-      else if (name === 'out/kernel') data = normals(n, o.outputInitScale * Math.sqrt(1 / shape[0]!), random);
-      else data = normals(n, Math.sqrt(2 / shape[0]!), random);
-      values.set(name, { shape, data });
-    }
-    return new TfjsPolicy(o, values);
+    return new TfjsPolicy(o, initialWeights(o, seededRandom(seed)));
   }
 
   /** A policy with the given options and weights (from exportWeights or a checkpoint). */
@@ -267,148 +89,63 @@ export class TfjsPolicy {
     return p;
   }
 
-  private get(name: string): tf.Variable {
+  get(name: string): tf.Variable {
     const v = this.variables.get(name);
     if (!v) throw new Error(`policy has no variable ${name}`);
     return v;
   }
 
-  /**
-   * A batch's candidates and features, in one set of arrays. With `reuse`, in this policy's
-   * arena: valid only until the next reusing call (act and the trainer's updates, which drop the
-   * features before the next batch).
-   */
-  featurizeBatch(batch: readonly PolicyInput[], reuse = false): FeatureBatch {
-    return featurizeBatch(
-      batch,
-      batch.map((input) => buildCandidateSet(input)),
-      this.options.buckets,
-      this.options.priorWeight,
-      reuse ? this.arena : undefined,
-    );
+  /** A batch's candidates and what the network reads of them. */
+  encode(batch: readonly PolicyInput[]): EncodedBatch {
+    return encodeBatch(batch, { buckets: this.options.buckets });
   }
 
-  /** Featurized observations for a batch (candidates included), as views into one FeatureBatch. */
-  featurize(batch: readonly PolicyInput[]): ObservationFeatures[] {
-    const features = this.featurizeBatch(batch);
-    return batch.map((_, b) => observationFeatures(features, b));
+  /** The dense weights by name, for the graph. */
+  denseWeights(): Map<string, tf.Tensor> {
+    return this.variables;
   }
 
-  featurizeOne(input: PolicyInput): ObservationFeatures {
-    return observationFeatures(this.featurizeBatch([input]), 0);
-  }
-
-  /**
-   * The embedding table as a JavaScript array, copied out of the backend once per version of the
-   * weights (importWeights and the trainer's updates give the variable new data, so a new dataId).
-   */
-  embeddingTable(): Float32Array {
-    const v = this.get('embedding');
-    if (this.embeddingCopy?.id !== v.dataId) {
-      this.embeddingCopy = { id: v.dataId, data: v.dataSync() as Float32Array };
-    }
-    return this.embeddingCopy.data;
-  }
-
-  /** The bags of a packed batch pooled from the current embedding table (null without embeddings). */
-  bags(p: PackedBatch): Bags | null {
-    const d = this.options.embedDim;
-    if (d === 0) return null;
-    const E = this.embeddingTable();
-    const self = (r: number) => r;
-    const B = p.sizes.length;
-    // The task and page bags are the same for all of an observation's candidates: pooled once each.
-    return {
-      candidate: pool(E, d, p.candTok, p.candW, BAG.candidate, p.total, self),
-      context: pool(E, d, p.ctxTok, p.ctxW, BAG.context, p.total, self),
-      intent: expand(pool(E, d, p.intentTok, p.intentW, BAG.intent, B, self), d, p.owner),
-      state: expand(pool(E, d, p.stateTok, p.stateW, BAG.state, B, self), d, p.owner),
-    };
-  }
-
-  /** The embedding table's gradient from the gradients of the pooled bags. */
-  bagGradient(p: PackedBatch, g: Bags): Float32Array {
-    const d = this.options.embedDim;
-    const gE = new Float32Array(this.options.buckets * d);
-    const one = (b: number): [number, number] => [b, b + 1];
-    const obs = (b: number): [number, number] => [p.offsets[b]!, p.offsets[b]! + p.sizes[b]!];
-    unpool(gE, d, p.candTok, p.candW, BAG.candidate, g.candidate, p.total, one);
-    unpool(gE, d, p.ctxTok, p.ctxW, BAG.context, g.context, p.total, one);
-    unpool(gE, d, p.intentTok, p.intentW, BAG.intent, g.intent, p.sizes.length, obs);
-    unpool(gE, d, p.stateTok, p.stateW, BAG.state, g.state, p.sizes.length, obs);
-    return gE;
-  }
-
-  /** Candidate logits (score + kind prior), [N], from the pooled bags as [N × d] tensors; differentiable. */
-  logitsFrom(p: PackedBatch, bags: Record<keyof Bags, tf.Tensor2D> | null): tf.Tensor1D {
-    let h: tf.Tensor2D = p.dense;
-    if (bags) {
-      const { candidate: eC, context: eX, intent: eI, state: eS } = bags;
-      // Elementwise products let a linear layer see task × candidate (and page × candidate) pairs.
-      h = tf.concat([p.dense, eC, tf.mul(eC, eI), tf.mul(eX, eI), tf.mul(eC, eS), eI, eS], 1);
-    }
-    this.options.hidden.forEach((_, i) => {
-      h = tf.relu(tf.add(tf.matMul(h, this.get(`dense${i}/kernel`)), this.get(`dense${i}/bias`)));
-    });
-    const score = tf.reshape(tf.add(tf.matMul(h, this.get('out/kernel')), this.get('out/bias')), [-1]);
-    return tf.add(score, p.prior) as tf.Tensor1D;
-  }
-
-  /** Candidate logits for a packed batch as a tensor, through the differentiable graph. */
-  logitsTensor(p: PackedBatch): tf.Tensor1D {
-    const bags = this.bags(p);
-    const d = this.options.embedDim;
-    return tf.tidy(() => {
-      const t = bags
-        ? {
-            candidate: tf.tensor2d(bags.candidate, [p.total, d]),
-            context: tf.tensor2d(bags.context, [p.total, d]),
-            intent: tf.tensor2d(bags.intent, [p.total, d]),
-            state: tf.tensor2d(bags.state, [p.total, d]),
-          }
-        : null;
-      return this.logitsFrom(p, t);
-    });
-  }
-
-  /**
-   * Candidate logits (score + prior) of a featurized batch, [N]: one forward pass, the same
-   * function as logitsTensor (the same values, computed with fewer backend calls; see forward.ts).
-   */
-  logits(batch: FeatureBatch): Float32Array {
+  /** Logits of an encoded batch, [B·C] (padding at −1e9). */
+  logits(batch: EncodedBatch): Float32Array {
     this.alive();
-    const weight = (name: string) => this.get(name);
-    return scoreRows(batch, this.options, this.options.embedDim > 0 ? this.embeddingTable() : null, weight);
+    const o = this.options;
+    const pooled = poolInputs(batch, this.embedding, o);
+    const fixed = batchTensors(batch, logPrior(batch, o.prior));
+    try {
+      return tf.tidy(() => {
+        const { B, C, T } = batch;
+        const out = logitsGraph(
+          this.denseWeights(),
+          o,
+          batch,
+          {
+            candidate: tf.tensor2d(pooled.candidate, [B * C, pooled.candidate.length / (B * C)]),
+            token: tf.tensor2d(pooled.token, [B * T, pooled.token.length / (B * T)]),
+            observation: tf.tensor2d(pooled.observation, [B, pooled.observation.length / B]),
+          },
+          fixed,
+        );
+        return out.dataSync() as Float32Array;
+      });
+    } finally {
+      disposeBatchTensors(fixed);
+    }
   }
 
-  /** Scores a batch in one forward pass: the logits of each observation's candidates. */
-  scoreBatch(batch: readonly PolicyInput[]): { features: ObservationFeatures[]; logits: Float32Array[] } {
-    this.alive();
-    const features = this.featurizeBatch(batch);
-    const flat = this.logits(features);
-    return {
-      features: batch.map((_, b) => observationFeatures(features, b)),
-      logits: batch.map((_, b) =>
-        flat.slice(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
-      ),
-    };
-  }
-
-  /** One decision per input, from ONE batched forward pass. */
   /**
-   * One decision per input. `randomFor` gives input b its own random source (a request's seed);
-   * without it all draw from `options.random`, in input order, so a seeded one draws the same
-   * samples batched or not.
+   * One decision per input, from one forward pass over the batch. With `randomFor`, input b draws
+   * from its own stream (a request's seed); without it all draw from `options.random`, in input
+   * order, so a seeded one draws the same samples batched or not.
    */
   act(batch: PolicyInput[], options: ActOptions, randomFor?: (b: number) => () => number): PolicyDecision[] {
     if (batch.length === 0) return [];
     this.alive();
-    const features = this.featurizeBatch(batch, true);
-    const flat = this.logits(features);
-    return features.candidates.map((candidates, b) =>
+    const encoded = this.encode(batch);
+    const flat = this.logits(encoded);
+    return encoded.candidates.map((candidates, b) =>
       decide(
         candidates,
-        flat.subarray(features.offsets[b]!, features.offsets[b]! + features.sizes[b]!),
+        flat.subarray(b * encoded.C, b * encoded.C + candidates.length),
         randomFor === undefined ? options : { ...options, random: randomFor(b) },
         redundantActions(candidates, batch[b]!),
       ),
@@ -417,8 +154,11 @@ export class TfjsPolicy {
 
   exportWeights(): TensorFrames {
     this.alive();
-    const specs: TensorFrames['specs'] = [];
-    const frames: Buffer[] = [];
+    const e = this.embedding;
+    const specs: TensorFrames['specs'] = [
+      { name: 'embedding', dtype: 'float32', shape: [this.options.buckets, this.options.embedDim] },
+    ];
+    const frames: Buffer[] = [Buffer.from(e.buffer, e.byteOffset, e.byteLength)];
     for (const [name, v] of this.variables) {
       const data = v.dataSync() as Float32Array;
       specs.push({ name, dtype: 'float32', shape: [...v.shape] });
@@ -429,7 +169,11 @@ export class TfjsPolicy {
 
   importWeights(weights: TensorFrames): void {
     this.alive();
-    const expected = [...this.variables].map(([name, v]) => `${name} [${v.shape.join(',')}]`);
+    // A checkpoint from before the critic existed has no value/* weights: they keep their init.
+    const hasCritic = weights.specs.some((s) => s.name.startsWith('value/'));
+    const expected = [...TfjsPolicy.shapes(this.options)]
+      .filter(([name]) => hasCritic || !name.startsWith('value/'))
+      .map(([name, shape]) => `${name} [${shape.join(',')}]`);
     const given = weights.specs.map((s) => `${s.name} [${s.shape.join(',')}]`);
     if (weights.frames.length !== weights.specs.length)
       throw new Error(`weights have ${weights.specs.length} specs but ${weights.frames.length} frames`);
@@ -451,13 +195,14 @@ export class TfjsPolicy {
       return data;
     });
     weights.specs.forEach((s, i) => {
-      this.get(s.name).assign(tf.tensor(arrays[i]!, s.shape, 'float32'));
+      if (s.name === 'embedding') this.embedding.set(arrays[i]!);
+      else this.get(s.name).assign(tf.tensor(arrays[i]!, s.shape, 'float32'));
     });
   }
 
   /** Parameters in all variables. */
   parameterCount(): number {
-    let n = 0;
+    let n = this.embedding.length;
     for (const v of this.variables.values()) n += v.size;
     return n;
   }
@@ -560,6 +305,8 @@ function describeKind(c: Candidate): string {
       return `type ${JSON.stringify(c.text.slice(0, 60))}`;
     case 'hover':
       return `hover over ${JSON.stringify(c.text.slice(0, 60))}`;
+    case 'select':
+      return `select ${JSON.stringify(c.text.slice(0, 60))}`;
     case 'answer':
       return 'answer';
     case 'back':

@@ -171,4 +171,23 @@ export function registerGradients(): void {
       };
     },
   });
+  register({
+    kernelName: tf.Softmax,
+    outputsToSave: [true],
+    gradFunc: (dy, saved, attrs) => {
+      const [y] = saved as [T];
+      const dim = attrs.dim as number | number[];
+      const axis = Array.isArray(dim) ? dim[0]! : dim;
+      const g = single(dy);
+      return { logits: () => tf.mul(tf.sub(g, tf.sum(tf.mul(g, y), axis, true)), y) };
+    },
+  });
+  register({
+    kernelName: tf.Transpose,
+    gradFunc: (dy, _saved, attrs) => {
+      const perm = attrs.perm as number[];
+      const inverse = perm.map((_, i) => perm.indexOf(i));
+      return { x: () => tf.transpose(single(dy), inverse) };
+    },
+  });
 }

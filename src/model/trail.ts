@@ -14,7 +14,7 @@ export function textsTyped(history: readonly string[]): Set<string> {
   return texts;
 }
 
-const WITH_ELEMENT = /^(Click|Type|Hover)\s*\[(\d+)\]([\s\S]*)$/;
+const WITH_ELEMENT = /^(Click|Type|Hover|Select)\s*\[(\d+)\]([\s\S]*)$/;
 
 /**
  * The TTI action with its element id replaced by the element's role, name and, when the page has

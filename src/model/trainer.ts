@@ -3,15 +3,26 @@
 // optimised with Adam and global-norm gradient clipping. Adam is written here rather than taken
 // from tf.train.adam because its moments must be exported and imported synchronously
 // (checkpoints, the learner's restart), and tfjs's optimizer only offers async getWeights.
-import { actionOfReply, buildCandidateSet } from './candidates.js';
-import type { FeatureBatch, ObservationFeatures } from './features.js';
-import { disposePacked, type PackedBatch, pack, type TfjsPolicy } from './policy.js';
+import { actionOfReply } from './candidates.js';
+import { dropTokens, type EncodedBatch, type EncodedObservation, encodeObservation, padBatch } from './encode.js';
+import {
+  batchTensors,
+  disposeBatchTensors,
+  embeddingGradient,
+  logitsGraph,
+  type PooledInputs,
+  poolInputs,
+} from './network.js';
+import type { TfjsPolicy } from './policy.js';
+import { logPrior } from './prior.js';
 import { tf } from './tf.js';
+import { actionSignature } from './trail.js';
 import type { PolicyInput, TensorFrames, TrainingStep, TrajectoryForTraining } from './types.js';
 
-/** Every step of a trajectory as (PolicyInput, chosen action); history from earlier replies. */
+/** Every step of a trajectory as (PolicyInput, chosen action); history and trail from earlier steps. */
 export function trainingSteps(trajectory: TrajectoryForTraining): TrainingStep[] {
   const history: string[] = [];
+  const trail: { url: string; action: string }[] = [];
   return trajectory.steps.map((s, step) => {
     const action = actionOfReply(s.reply);
     const input: PolicyInput = {
@@ -23,8 +34,10 @@ export function trainingSteps(trajectory: TrajectoryForTraining): TrainingStep[]
       horizon: trajectory.horizon,
       note: s.note,
       ...(trajectory.offers ? { offers: trajectory.offers } : {}),
+      trail: [...trail],
     };
     history.push(action);
+    trail.push({ url: s.url, action: actionSignature(action, s.nodes) });
     return { input, action };
   });
 }
@@ -41,6 +54,8 @@ export interface TrainOptions {
    * nothing, while 40–100 updates make them count (docs/model.md, "Few successes").
    */
   minUpdates?: number;
+  /** Called after each update (progress bars). */
+  onUpdate?: (updates: number, loss: number) => void;
 }
 
 export interface TrainReport {
@@ -72,28 +87,45 @@ export interface TrainerOptions {
    * holds scores of candidates the data does not speak for near 0, where the policy is its prior.
    */
   scorePenalty?: number;
+  /** Word dropout while training (encode.ts, dropTokens): 0 turns it off. */
+  wordDropout?: number;
 }
 
 interface Sample {
   step: TrainingStep;
   target: number;
+  candidates: number;
+}
+
+/** Adam's first and second moments of one weight. */
+interface Moments {
+  m: Float32Array;
+  v: Float32Array;
 }
 
 export class BcTrainer {
   readonly options: Required<TrainerOptions>;
+  /** Moments of the dense weights (tf) and of the embedding (JavaScript, updated row by row). */
   private readonly m = new Map<string, tf.Variable>();
   private readonly v = new Map<string, tf.Variable>();
+  private readonly embedding: Moments;
   private t = 0;
+  /**
+   * Encoded samples, kept while their steps live: an observation is encoded once, not once per
+   * epoch (≈2 ms a step against ≈15 ms of training on it).
+   */
+  private cache = new WeakMap<TrainingStep, EncodedObservation>();
 
   constructor(
     readonly policy: TfjsPolicy,
     options: TrainerOptions,
   ) {
-    this.options = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, scorePenalty: 0, ...options };
+    this.options = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, scorePenalty: 0, wordDropout: 0, ...options };
     for (const [name, variable] of policy.variables) {
       this.m.set(name, tf.variable(tf.zerosLike(variable), false));
       this.v.set(name, tf.variable(tf.zerosLike(variable), false));
     }
+    this.embedding = { m: new Float32Array(policy.embedding.length), v: new Float32Array(policy.embedding.length) };
   }
 
   /** Adam steps taken so far. */
@@ -101,20 +133,27 @@ export class BcTrainer {
     return this.t;
   }
 
-  /** Which candidate each step chose; -1 when the action is not a candidate. */
-  static targetOf(step: TrainingStep, features: ObservationFeatures): number {
-    return features.candidates.findIndex((c) => c.action === step.action);
+  private encoded(step: TrainingStep): EncodedObservation {
+    let e = this.cache.get(step);
+    if (!e) {
+      e = encodeObservation(step.input, { buckets: this.policy.options.buckets });
+      this.cache.set(step, e);
+    }
+    return e;
   }
 
   train(steps: TrainingStep[], options: TrainOptions): TrainReport {
     const started = performance.now();
-    // Targets first (candidates only, cheap), so skipped steps are known before any update.
+    // Targets first, so skipped steps are known before any update.
     const samples: Sample[] = [];
     let skipped = 0;
     for (const step of steps) {
-      const target = buildCandidateSet(step.input).candidates.findIndex((c) => c.action === step.action);
-      if (target < 0) skipped += 1;
-      else samples.push({ step, target });
+      const candidates = this.encoded(step).candidates;
+      const target = candidates.findIndex((c) => c.action === step.action);
+      if (target < 0) {
+        skipped += 1;
+        this.cache.delete(step);
+      } else samples.push({ step, target, candidates: candidates.length });
     }
     const batchSize = Math.max(1, Math.floor(options.batchSize));
     let updates = 0;
@@ -123,26 +162,27 @@ export class BcTrainer {
     let normSum = 0;
     const minUpdates = samples.length > 0 ? Math.max(0, options.minUpdates ?? 0) : 0;
     let epochs = 0;
-    for (let epoch = 0; epoch < options.epochs || updates < minUpdates; epoch++) {
-      epochs += 1;
-      const order = shuffle(samples.length, options.random);
-      lastEpochLoss = 0;
-      lastEpochUpdates = 0;
-      for (let from = 0; from < order.length; from += batchSize) {
-        const batch = order.slice(from, from + batchSize).map((i) => samples[i]!);
-        // Features are rebuilt per batch rather than kept: a step's features take ~100-200 KB.
-        const features = this.policy.featurizeBatch(
-          batch.map((s) => s.step.input),
-          true,
-        );
-        const { loss, norm } = this.update(
-          features,
-          batch.map((s) => s.target),
-        );
-        lastEpochLoss += loss;
-        lastEpochUpdates += 1;
-        normSum += norm;
-        updates += 1;
+    {
+      for (let epoch = 0; epoch < options.epochs || updates < minUpdates; epoch++) {
+        epochs += 1;
+        lastEpochLoss = 0;
+        lastEpochUpdates = 0;
+        for (const batch of batchesBySize(samples, batchSize, options.random)) {
+          const encoded = dropTokens(
+            padBatch(batch.map((s) => this.encoded(s.step))),
+            this.options.wordDropout,
+            options.random,
+          );
+          const { loss, norm } = this.update(
+            encoded,
+            batch.map((s) => s.target),
+          );
+          lastEpochLoss += loss;
+          lastEpochUpdates += 1;
+          normSum += norm;
+          updates += 1;
+          options.onUpdate?.(updates, loss);
+        }
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -157,94 +197,103 @@ export class BcTrainer {
     };
   }
 
-  /** Mean cross-entropy of the targets under the current policy (no update). */
-  evaluate(features: FeatureBatch | ObservationFeatures[], targets: number[]): number {
-    const packed = pack(features);
-    try {
-      const logits = this.policy.logitsTensor(packed);
-      const loss = tf.tidy(() => this.lossOf(packed, targets, logits));
-      const value = loss.dataSync()[0]!;
-      tf.dispose([logits, loss]);
-      return value;
-    } finally {
-      disposePacked(packed);
-    }
-  }
-
   /**
-   * Mean cross-entropy of the targets: per observation, logsumexp over its candidates minus the
-   * target's logit. Observations are contiguous runs of candidates, so the per-observation sums
-   * are one matMul with a [B × N] segment matrix (no gather, which is slow on wasm); each run is
-   * shifted by its own max (a constant) for stability.
+   * Mean cross-entropy of the targets over the batch: per observation, logsumexp over its
+   * candidates minus the target's logit. Each row is shifted by its own max (a constant).
    */
-  private lossOf(packed: PackedBatch, targets: number[], logits: tf.Tensor1D): tf.Scalar {
-    const B = targets.length;
-    const N = packed.total;
+  private lossOf(encoded: EncodedBatch, targets: number[], logits: tf.Tensor2D, prior: tf.Tensor2D): tf.Scalar {
+    const { B, C } = encoded;
     const values = logits.dataSync();
-    const shift = new Float32Array(N);
     const maxes = new Float32Array(B);
-    const segments = new Float32Array(B * N);
-    const chosen = new Float32Array(N);
-    packed.sizes.forEach((n, b) => {
-      const from = packed.offsets[b]!;
+    const chosen = new Float32Array(B * C);
+    for (let b = 0; b < B; b++) {
       let m = -Infinity;
-      for (let r = from; r < from + n; r++) m = Math.max(m, values[r]!);
+      for (let c = 0; c < encoded.sizes[b]!; c++) m = Math.max(m, values[b * C + c]!);
       maxes[b] = m;
-      shift.fill(m, from, from + n);
-      segments.fill(1, b * N + from, b * N + from + n);
-      chosen[from + targets[b]!] = 1;
-    });
-    const e = tf.exp(tf.sub(logits, tf.tensor1d(shift)));
-    const sums = tf.matMul(tf.tensor2d(segments, [B, N]), tf.reshape(e, [N, 1]));
-    const lse = tf.add(tf.log(tf.reshape(sums, [B])), tf.tensor1d(maxes));
-    const picked = tf.sum(tf.mul(logits, tf.tensor1d(chosen)));
+      chosen[b * C + targets[b]!] = 1;
+    }
+    const shift = tf.tensor2d(maxes, [B, 1]);
+    const lse = tf.add(tf.log(tf.sum(tf.exp(tf.sub(logits, shift)), 1)), tf.reshape(shift, [B]));
+    const picked = tf.sum(tf.mul(logits, tf.tensor2d(chosen, [B, C])));
     const crossEntropy: tf.Scalar = tf.mul(tf.sub(tf.sum(lse), picked), tf.scalar(1 / B));
     const lambda = this.options.scorePenalty;
     if (lambda <= 0) return crossEntropy;
-    // sum and mul: the ops whose gradients src/model/tf.ts registers
-    const score = tf.sub(logits, packed.prior);
-    return tf.add(crossEntropy, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / N))) as tf.Scalar;
+    const mask = tf.tensor2d(encoded.mask, [B, C]);
+    const score = tf.mul(tf.sub(logits, prior), mask);
+    const real = Math.max(1, encoded.sizes.reduce((a, b) => a + b, 0));
+    return tf.add(crossEntropy, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / real))) as tf.Scalar;
+  }
+
+  private graphInputs(encoded: EncodedBatch, pooled: PooledInputs) {
+    const { B, C, T } = encoded;
+    return {
+      candidate: tf.tensor2d(pooled.candidate, [B * C, pooled.candidate.length / (B * C)]),
+      token: tf.tensor2d(pooled.token, [B * T, pooled.token.length / (B * T)]),
+      observation: tf.tensor2d(pooled.observation, [B, pooled.observation.length / B]),
+    };
+  }
+
+  /** Mean loss of the targets under the current policy (no update). */
+  evaluate(inputs: PolicyInput[], targets: number[]): number {
+    const encoded = this.policy.encode(inputs);
+    const o = this.policy.options;
+    const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
+    const pooled = poolInputs(encoded, this.policy.embedding, o);
+    try {
+      return tf.tidy(() => {
+        const logits = logitsGraph(this.policy.variables, o, encoded, this.graphInputs(encoded, pooled), fixed);
+        return this.lossOf(encoded, targets, logits, fixed.prior).dataSync()[0]!;
+      });
+    } finally {
+      disposeBatchTensors(fixed);
+    }
   }
 
   /** One Adam step on a batch; returns the loss and the gradient's global norm before clipping. */
-  private update(features: FeatureBatch, targets: number[]): { loss: number; norm: number } {
-    const packed = pack(features);
+  private update(encoded: EncodedBatch, targets: number[]): { loss: number; norm: number } {
     const policy = this.policy;
-    const d = policy.options.embedDim;
-    const bags = policy.bags(packed);
-    // The pooled bags enter the graph as variables so variableGrads returns their gradients too.
-    const bagVars = bags
-      ? {
-          candidate: tf.variable(tf.tensor2d(bags.candidate, [packed.total, d]), true),
-          context: tf.variable(tf.tensor2d(bags.context, [packed.total, d]), true),
-          intent: tf.variable(tf.tensor2d(bags.intent, [packed.total, d]), true),
-          state: tf.variable(tf.tensor2d(bags.state, [packed.total, d]), true),
-        }
-      : null;
+    const o = policy.options;
+    const pooled = poolInputs(encoded, policy.embedding, o);
+    const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
+    const inputs = this.graphInputs(encoded, pooled);
     try {
-      const weights = [...policy.variables].filter(([name]) => name !== 'embedding');
-      const trainable = [...weights.map(([, v]) => v), ...(bagVars ? Object.values(bagVars) : [])];
+      const weights = [...policy.variables];
       return tf.tidy(() => {
-        const { value, grads } = tf.variableGrads(
-          () => this.lossOf(packed, targets, policy.logitsFrom(packed, bagVars)),
-          trainable,
-        );
-        // variableGrads keys gradients by tfjs's own (unique, generated) variable names.
+        // One backward pass for the weights and the pooled inputs (whose gradients flow into the
+        // embedding rows).
+        const names = weights.map(([name]) => name);
+        const f = (...xs: tf.Tensor[]) => {
+          const [candidate, token, observation] = xs as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+          const W = new Map(names.map((name, i) => [name, xs[3 + i]!]));
+          return this.lossOf(
+            encoded,
+            targets,
+            logitsGraph(W, o, encoded, { candidate, token, observation }, fixed),
+            fixed.prior,
+          );
+        };
+        const { value, grads: all } = tf.valueAndGrads(f)([
+          inputs.candidate,
+          inputs.token,
+          inputs.observation,
+          ...weights.map(([, v]) => v),
+        ]);
+        const inputGrads = all.slice(0, 3);
         const gradients = new Map<string, tf.Tensor>();
-        for (const [name, v] of weights) gradients.set(name, grads[v.name]!);
-        if (bagVars) {
-          const g = (v: tf.Variable) => grads[v.name]!.dataSync() as Float32Array;
-          const gE = policy.bagGradient(packed, {
-            candidate: g(bagVars.candidate),
-            context: g(bagVars.context),
-            intent: g(bagVars.intent),
-            state: g(bagVars.state),
-          });
-          gradients.set('embedding', tf.tensor2d(gE, [policy.options.buckets, d]));
-        }
-        const norm = Math.sqrt(
-          [...gradients.values()].reduce((sum, g) => sum + tf.sum(tf.square(g)).dataSync()[0]!, 0),
+        names.forEach((name, i) => gradients.set(name, all[3 + i]!));
+        const rows = embeddingGradient(
+          encoded,
+          {
+            candidate: inputGrads[0]!.dataSync() as Float32Array,
+            token: inputGrads[1]!.dataSync() as Float32Array,
+            observation: inputGrads[2]!.dataSync() as Float32Array,
+          },
+          o,
         );
+        let squares = rows.squaredNorm;
+        const denseSquares = tf.addN([...gradients.values()].map((g) => tf.sum(tf.square(g))));
+        squares += denseSquares.dataSync()[0]!;
+        const norm = Math.sqrt(squares);
         const clip = this.options.clipNorm;
         const scale = clip > 0 && norm > clip ? clip / norm : 1;
         this.t += 1;
@@ -264,11 +313,23 @@ export class BcTrainer {
           const p = policy.variables.get(name)!;
           p.assign(tf.sub(p, step));
         }
+        // Lazy Adam on the embedding: only the rows this batch touched move (their moments too).
+        const E = policy.embedding;
+        const { m, v } = this.embedding;
+        const d = o.embedDim;
+        for (const row of rows.rows) {
+          for (let k = row * d; k < row * d + d; k++) {
+            const g = rows.gradient[k]! * scale;
+            m[k] = beta1 * m[k]! + (1 - beta1) * g;
+            v[k] = beta2 * v[k]! + (1 - beta2) * g * g;
+            E[k]! -= (learningRate * m[k]!) / c1 / (Math.sqrt(v[k]! / c2) + epsilon);
+          }
+        }
         return { loss: value.dataSync()[0]!, norm };
       });
     } finally {
-      if (bagVars) tf.dispose(Object.values(bagVars));
-      disposePacked(packed);
+      tf.dispose(Object.values(inputs));
+      disposeBatchTensors(fixed);
     }
   }
 
@@ -276,10 +337,14 @@ export class BcTrainer {
   exportState(): TensorFrames {
     const specs: TensorFrames['specs'] = [{ name: 't', dtype: 'float32', shape: [1] }];
     const frames: Buffer[] = [Buffer.from(new Float32Array([this.t]).buffer)];
+    const shape = [this.policy.options.buckets, this.policy.options.embedDim];
     for (const [prefix, map] of [
       ['m', this.m],
       ['v', this.v],
     ] as const) {
+      const e = this.embedding[prefix];
+      specs.push({ name: `${prefix}/embedding`, dtype: 'float32', shape });
+      frames.push(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
       for (const [name, variable] of map) {
         const data = variable.dataSync() as Float32Array;
         specs.push({ name: `${prefix}/${name}`, dtype: 'float32', shape: [...variable.shape] });
@@ -293,35 +358,53 @@ export class BcTrainer {
     const byName = new Map(state.specs.map((s, i) => [s.name, { spec: s, frame: state.frames[i] }]));
     const t = byName.get('t');
     if (t?.frame?.byteLength !== 4 || !t.frame) throw new Error('optimizer state has no step count "t"');
+    const read = (name: string, shape: number[]): Float32Array => {
+      const entry = byName.get(name);
+      if (!entry?.frame) throw new Error(`optimizer state has no ${name}`);
+      const size = shape.reduce((a, b) => a * b, 1);
+      if (entry.spec.shape.join(',') !== shape.join(',') || entry.frame.byteLength !== size * 4)
+        throw new Error(
+          `optimizer state ${name} has shape [${entry.spec.shape.join(',')}], the policy needs [${shape.join(',')}]`,
+        );
+      const data = new Float32Array(size);
+      new Uint8Array(data.buffer).set(entry.frame);
+      return data;
+    };
+    const shape = [this.policy.options.buckets, this.policy.options.embedDim];
+    const embedding = { m: read('m/embedding', shape), v: read('v/embedding', shape) };
     const updates: [tf.Variable, Float32Array][] = [];
     for (const [prefix, map] of [
       ['m', this.m],
       ['v', this.v],
     ] as const) {
-      for (const [name, variable] of map) {
-        const entry = byName.get(`${prefix}/${name}`);
-        if (!entry?.frame) throw new Error(`optimizer state has no ${prefix}/${name}`);
-        if (
-          entry.spec.shape.join(',') !== variable.shape.join(',') ||
-          entry.frame.byteLength !== variable.size * 4
-        )
-          throw new Error(
-            `optimizer state ${prefix}/${name} has shape [${entry.spec.shape.join(',')}], the policy needs [${variable.shape.join(',')}]`,
-          );
-        const data = new Float32Array(variable.size);
-        new Uint8Array(data.buffer).set(entry.frame);
-        updates.push([variable, data]);
-      }
+      for (const [name, variable] of map) updates.push([variable, read(`${prefix}/${name}`, [...variable.shape])]);
     }
     const tData = new Float32Array(1);
     new Uint8Array(tData.buffer).set(t.frame);
     for (const [variable, data] of updates) variable.assign(tf.tensor(data, variable.shape, 'float32'));
+    this.embedding.m.set(embedding.m);
+    this.embedding.v.set(embedding.v);
     this.t = tData[0]!;
   }
 
   dispose(): void {
     for (const v of [...this.m.values(), ...this.v.values()]) v.dispose();
   }
+}
+
+/**
+ * An epoch's batches: samples shuffled, then cut into chunks of similar candidate counts (a batch
+ * is padded to its largest), then the batches shuffled.
+ */
+function batchesBySize<S extends { candidates: number }>(samples: S[], batchSize: number, random: () => number): S[][] {
+  const order = shuffle(samples.length, random);
+  const window = batchSize * 16;
+  const batches: S[][] = [];
+  for (let from = 0; from < order.length; from += window) {
+    const chunk = order.slice(from, from + window).sort((a, b) => samples[a]!.candidates - samples[b]!.candidates);
+    for (let k = 0; k < chunk.length; k += batchSize) batches.push(chunk.slice(k, k + batchSize).map((i) => samples[i]!));
+  }
+  return shuffle(batches.length, random).map((i) => batches[i]!);
 }
 
 function shuffle(n: number, random: () => number): number[] {

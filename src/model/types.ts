@@ -58,7 +58,7 @@ export interface PolicyInput {
   horizon: number;
   /** The env's note (invalid action, re-check request), or null. */
   note: string | null;
-  /** The earlier steps' pages and actions (trail.ts), when the env sends them; not a feature. */
+  /** The earlier steps' pages and actions (trail.ts), when the env sends them. */
   trail?: TrailStep[];
   /** The actions the task offers (absent: stop is offered). */
   offers?: ActionOffers;
