@@ -17,7 +17,7 @@ export interface ModelCosts {
   /** CPU ms per input of act at batch 1 and 16 */
   actPerInputMs: { batch1: number; batch16: number };
   /** at batch 16, CPU ms per input of featurizing and of the network (upload, 3 matMuls, download) */
-  batch16PerInputMs: { featurize: number; network: number };
+  batch16PerInputMs: { encode: number; network: number };
   /** actPerInputMs.batch1 / actPerInputMs.batch16: what batching can gain at most */
   ceiling: number;
   loadavg: number[];
@@ -46,7 +46,7 @@ export async function modelCosts(source: PageSource, rounds = 7): Promise<ModelC
   const perCall: number[] = [];
   const one: number[] = [];
   const sixteen: number[] = [];
-  const featurize: number[] = [];
+  const encode: number[] = [];
   const network: number[] = [];
   for (let r = 0; r < rounds; r++) {
     let t = cpuMs();
@@ -70,17 +70,17 @@ export async function modelCosts(source: PageSource, rounds = 7): Promise<ModelC
       used += cpuMs() - t;
       const again = pages(16);
       t = cpuMs();
-      const features = policy.featurizeBatch(again, true);
+      const features = policy.encode(again);
       const t2 = cpuMs();
       policy.logits(features);
       f += t2 - t;
       w += cpuMs() - t2;
     }
     sixteen.push(used / 48);
-    featurize.push(f / 48);
+    encode.push(f / 48);
     network.push(w / 48);
   }
-  const candidatesPerPage = policy.featurizeBatch(pages(64)).total / 64;
+  const candidatesPerPage = policy.encode(pages(64)).sizes.reduce((a, n) => a + n, 0) / 64;
   policy.dispose();
   const batch1 = median(one);
   const batch16 = median(sixteen);
@@ -91,7 +91,7 @@ export async function modelCosts(source: PageSource, rounds = 7): Promise<ModelC
     candidatesPerPage,
     perCallMs: median(perCall),
     actPerInputMs: { batch1, batch16 },
-    batch16PerInputMs: { featurize: median(featurize), network: median(network) },
+    batch16PerInputMs: { encode: median(encode), network: median(network) },
     ceiling: batch1 / batch16,
     loadavg: loadavg().map((x) => Math.round(x * 100) / 100),
   };

@@ -18,13 +18,16 @@ const backend = await loadBackend('auto', (m) => process.stderr.write(`${m}\n`))
 const demos = alignAnswers(readDemos(file).filter((d) => d.success)).demos;
 // VALID=0.2 holds out a fifth of the train demos as a seen-template test (before test demos exist)
 const valid = Number(process.env.VALID ?? 0);
-const isValid = (d: (typeof demos)[number]) => valid > 0 && d.split === 'train' && (d.taskId * 2654435761) % 1000 < valid * 1000;
+const isValid = (d: (typeof demos)[number]) =>
+  valid > 0 && d.split === 'train' && (d.taskId * 2654435761) % 1000 < valid * 1000;
 const train = demoSteps(demos.filter((d) => d.split === 'train' && !isValid(d)));
 const test = demoSteps(demos.filter((d) => d.split === 'test' || isValid(d)));
 const options = JSON.parse(optionsJson) as Record<string, unknown>;
 const seed = Number(options.seed ?? 1);
 // LOAD=CHECKPOINT evaluates a saved policy (with EPOCHS 0) instead of a fresh one
-const policy = process.env.LOAD ? loadModelCheckpoint(process.env.LOAD).policy : TfjsPolicy.create({ ...options, seed });
+const policy = process.env.LOAD
+  ? loadModelCheckpoint(process.env.LOAD).policy
+  : TfjsPolicy.create({ ...options, seed });
 const trainer = new BcTrainer(policy, {
   learningRate: Number(lrArg ?? 3e-3),
   clipNorm: 1,
@@ -47,7 +50,10 @@ function accuracy(steps: LabelledStep[]) {
       right[from + k] = d.action === chunk[k]!.action;
     });
   }
-  const byTemplate = new Map<string, { steps: number; right: number; demos: Set<number>; wrong: Set<number> }>();
+  const byTemplate = new Map<
+    string,
+    { steps: number; right: number; demos: Set<number>; wrong: Set<number> }
+  >();
   steps.forEach((s, k) => {
     const t = byTemplate.get(s.demo.template) ?? { steps: 0, right: 0, demos: new Set(), wrong: new Set() };
     t.steps += 1;
@@ -84,9 +90,15 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 process.stdout.write(
   `train ${pct(tr.acc)} (${tr.demosRight}/${tr.demosAll} demos) | seen ${pct(se.acc)} (${se.demosRight}/${se.demosAll}) | held-out ${pct(he.acc)} (${he.demosRight}/${he.demosAll})\n`,
 );
-for (const [name, r] of [['seen', se], ['held-out', he], ['train', tr]] as const) {
+for (const [name, r] of [
+  ['seen', se],
+  ['held-out', he],
+  ['train', tr],
+] as const) {
   const rows = [...r.byTemplate].sort((a, b) => a[0].localeCompare(b[0]));
-  process.stdout.write(`${name}: ${rows.map(([t, v]) => `${t} ${v.right}/${v.steps} (${v.demos.size - v.wrong.size}/${v.demos.size})`).join('; ')}\n`);
+  process.stdout.write(
+    `${name}: ${rows.map(([t, v]) => `${t} ${v.right}/${v.steps} (${v.demos.size - v.wrong.size}/${v.demos.size})`).join('; ')}\n`,
+  );
 }
 if (process.env.SHOW_WRONG) {
   const shown = process.env.SHOW_WRONG === 'held' ? held : seen;
@@ -94,7 +106,9 @@ if (process.env.SHOW_WRONG) {
   shown.forEach((s, k) => {
     if (!marks.right[k]) {
       const d = policy.act([s.input], { greedy: true, temperature: 1, random: Math.random })[0]!;
-      process.stdout.write(`WRONG ${s.demo.template} #${s.demo.taskId} step ${s.index}: want ${s.action.slice(0, 90)} got ${d.action.slice(0, 90)} @ ${s.input.url.replace(/^https?:\/\/[^/]+/, '')}\n`);
+      process.stdout.write(
+        `WRONG ${s.demo.template} #${s.demo.taskId} step ${s.index}: want ${s.action.slice(0, 90)} got ${d.action.slice(0, 90)} @ ${s.input.url.replace(/^https?:\/\/[^/]+/, '')}\n`,
+      );
     }
   });
 }

@@ -1,6 +1,6 @@
 // Oracle demos recorded by record-demos.ts, read back as trajectories and training steps.
 import { readFileSync } from 'node:fs';
-import { readSplit } from '../../src/envs/miniarena/oracle/index.js';
+import { readSplit } from '../../src/arena/index.js';
 import type { NodeColumns, TrainingStep, TrajectoryForTraining } from '../../src/model/index.js';
 import { buildCandidates, trainingSteps } from '../../src/model/index.js';
 import { clean } from '../../src/model/text.js';
@@ -36,7 +36,12 @@ export function asTrajectory(d: Demo, horizon = 30): TrajectoryForTraining {
   return {
     intent: d.intent,
     horizon,
-    steps: d.steps.map((s) => ({ url: s.url, nodes: s.nodes, note: s.note, reply: `Action: ${s.action ?? s.oracle}` })),
+    steps: d.steps.map((s) => ({
+      url: s.url,
+      nodes: s.nodes,
+      note: s.note,
+      reply: `Action: ${s.action ?? s.oracle}`,
+    })),
   };
 }
 
@@ -76,7 +81,8 @@ export function passes(answer: string, key: AnswerKey): boolean {
   const a = norm(answer);
   if (key.exactMatch !== undefined && a !== norm(key.exactMatch)) return false;
   const items = key.mustInclude ?? [];
-  if (items.length === 1 && norm(items[0]!).length === 1) return a.split(/[^a-z0-9]+/).includes(norm(items[0]!));
+  if (items.length === 1 && norm(items[0]!).length === 1)
+    return a.split(/[^a-z0-9]+/).includes(norm(items[0]!));
   return items.every((i) => a.includes(norm(i)));
 }
 

@@ -3,20 +3,18 @@
 // success through that path), uniform prior against the fitted one, by tier.
 // `node dist/experiments/policy/fit-prior.js FIT.jsonl [MEASURE.jsonl] [OUT.json]`
 import { writeFileSync } from 'node:fs';
-import { encodeObservation } from '../../src/model/encode.js';
+import { encodeObservation, padBatch } from '../../src/model/encode.js';
 import { fitPrior, type Prior, UNIFORM_PRIOR } from '../../src/model/index.js';
 import { logPrior } from '../../src/model/prior.js';
-import { padBatch } from '../../src/model/encode.js';
 import { alignAnswers, demoSteps, readDemos } from './demos.js';
 
 const [fitFile = '/tmp/demos-train.jsonl', measureFile, out] = process.argv.slice(2);
 const load = (f: string) => demoSteps(alignAnswers(readDemos(f).filter((d) => d.success)).demos);
 const encodeAll = (steps: ReturnType<typeof load>) =>
-  steps
-    .map((s) => {
-      const encoded = encodeObservation(s.input, { buckets: 16384 });
-      return { s, encoded, target: encoded.candidates.findIndex((c) => c.action === s.action) };
-    });
+  steps.map((s) => {
+    const encoded = encodeObservation(s.input, { buckets: 16384 });
+    return { s, encoded, target: encoded.candidates.findIndex((c) => c.action === s.action) };
+  });
 const fitSet = encodeAll(load(fitFile));
 const report = fitPrior(fitSet.filter((x) => x.target >= 0));
 process.stdout.write(
@@ -45,5 +43,7 @@ function pathLog10(set: typeof fitSet, prior: Prior) {
     .join('; ');
 }
 const measure = measureFile ? encodeAll(load(measureFile)) : fitSet;
-process.stdout.write(`uniform: ${pathLog10(measure, UNIFORM_PRIOR)}\nfitted:  ${pathLog10(measure, report.prior)}\n`);
+process.stdout.write(
+  `uniform: ${pathLog10(measure, UNIFORM_PRIOR)}\nfitted:  ${pathLog10(measure, report.prior)}\n`,
+);
 process.exit(0);

@@ -3,7 +3,7 @@
 // and the oracle's canonical action. Resumable: tasks already in OUT are skipped.
 // `node dist/experiments/policy/record-demos.js OUT.jsonl [split=all] [concurrency=2]`
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { Action, BrowserEnv, Observation } from '../../src/envs/index.js';
+import type { MiniArenaTask } from '../../src/arena/index.js';
 import {
   closeSlots,
   Driver,
@@ -11,11 +11,11 @@ import {
   ORACLE_HORIZON,
   openSlots,
   readSplit,
+  runOnSlots,
   SOLVERS,
-} from '../../src/envs/miniarena/oracle/index.js';
-import { runOnSlots } from '../../src/envs/miniarena/oracle/pool.js';
-import type { MiniArenaTask } from '../../src/envs/miniarena/templates/types.js';
-import { canonicalAction, nodeColumns } from '../../src/model/experiments/demos.js';
+} from '../../src/arena/index.js';
+import type { Action, BrowserEnv, Observation } from '../../src/envs/index.js';
+import { canonicalAction, nodeColumns } from '../oracle-demos/demos.js';
 
 const STATES = ['checked', 'selected', 'expanded', 'pressed', 'disabled', 'focused', 'required'];
 
@@ -72,7 +72,12 @@ async function recordOne(slot: Awaited<ReturnType<typeof openSlots>>[number], ra
       return r;
     };
     const d = new Driver(recorder, obs);
-    await solver(d, { taskId: String(raw.task_id), template: raw.miniarena.template, intent: raw.intent, dict: raw.instantiation_dict });
+    await solver(d, {
+      taskId: String(raw.task_id),
+      template: raw.miniarena.template,
+      intent: raw.intent,
+      dict: raw.instantiation_dict,
+    });
     return { ...base, success: d.result?.record?.verdict.success ?? false, steps };
   } catch (e) {
     await env.abandon();
@@ -100,7 +105,9 @@ try {
       appendFileSync(out, `${JSON.stringify(d)}\n`);
       n += 1;
       if (n % 20 === 0 || n === tasks.length)
-        process.stdout.write(`${n}/${tasks.length} ${d.template} ${d.success ? 'ok' : 'FAIL'} ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+        process.stdout.write(
+          `${n}/${tasks.length} ${d.template} ${d.success ? 'ok' : 'FAIL'} ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+        );
     },
   );
 } finally {

@@ -24,7 +24,11 @@ const Nodes = z
     for (const key of ['roles', 'names', 'depths', 'inViewport'] as const) {
       const c = n[key];
       if (c !== undefined && c.length !== n.ids.length)
-        ctx.addIssue({ code: 'custom', path: [key], message: `has ${c.length} entries, ids has ${n.ids.length}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `has ${c.length} entries, ids has ${n.ids.length}`,
+        });
     }
   });
 
@@ -57,12 +61,13 @@ const SftLine = z.object({
   messages: z.array(
     z.object({
       role: z.string(),
-      content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough())]),
+      content: z.union([
+        z.string(),
+        z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough()),
+      ]),
     }),
   ),
-  metadata: z
-    .object({ episode_id: z.string(), step: z.number().int().nonnegative() })
-    .passthrough(),
+  metadata: z.object({ episode_id: z.string(), step: z.number().int().nonnegative() }).passthrough(),
 });
 
 function where(file: string, line: number, issue: z.core.$ZodIssue): string {
@@ -92,7 +97,9 @@ export function parseAxTreeText(tree: string): NodeColumns {
 }
 
 /** One SFT sample as a step: the task, the URL and tree of its last user turn, the assistant reply. */
-function sftStep(sample: z.infer<typeof SftLine>): { intent: string | null; url: string; nodes: NodeColumns; reply: string } | null {
+function sftStep(
+  sample: z.infer<typeof SftLine>,
+): { intent: string | null; url: string; nodes: NodeColumns; reply: string } | null {
   const users = sample.messages.filter((m) => m.role === 'user').map((m) => text(m.content));
   const reply = [...sample.messages].reverse().find((m) => m.role === 'assistant');
   if (!reply || users.length === 0) return null;
@@ -177,7 +184,9 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
       continue;
     }
     if (steps.some((x) => x.s.nodes.ids.length === 0))
-      throw new DemoFileError(`${file}: episode ${episode}: a user turn has no accessibility tree ("[id] role 'name'" lines)`);
+      throw new DemoFileError(
+        `${file}: episode ${episode}: a user turn has no accessibility tree ("[id] role 'name'" lines)`,
+      );
     trajectories.push({
       intent,
       horizon: defaultHorizon,

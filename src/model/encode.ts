@@ -7,7 +7,7 @@
 // network runs as a few batched matMuls with no gather (gathers cost µs per index on wasm).
 import { buildCandidateSet, type Candidate, KINDS, type Tree } from './candidates.js';
 import { Memo } from './memo.js';
-import { clean, contentOf, fnv1a, shapeOf, SHAPES, tokens } from './text.js';
+import { clean, contentOf, fnv1a, SHAPES, shapeOf, tokens } from './text.js';
 import { actionSignature } from './trail.js';
 import type { NodeColumns, PolicyInput, TrailStep } from './types.js';
 
@@ -18,7 +18,17 @@ export const MAX_TASK_TOKENS = 64;
 export const CANDIDATE_BAGS = ['self', 'context', 'label', 'argument', 'value'] as const;
 /** Per observation. */
 export const OBSERVATION_BAGS = ['url', 'title', 'history', 'last'] as const;
-const BAG_CAP = { self: 24, context: 32, label: 12, argument: 24, value: 12, url: 16, title: 16, history: 64, last: 24 };
+const BAG_CAP = {
+  self: 24,
+  context: 32,
+  label: 12,
+  argument: 24,
+  value: 12,
+  url: 16,
+  title: 16,
+  history: 64,
+  last: 24,
+};
 
 /** Exact-match facts of a candidate, general to any page (each in [0, 1] or a small range). */
 export const SCALARS = [
@@ -233,7 +243,8 @@ interface TrailAct {
   url: string;
 }
 
-const SIGNED = /^(Click|Type|Hover|Select)\s*\[([^\s\]"]+) ("(?:[^"\\]|\\.)*")(?: #\d+)?\]\s*(?:\[([\s\S]*)\])?$/;
+const SIGNED =
+  /^(Click|Type|Hover|Select)\s*\[([^\s\]"]+) ("(?:[^"\\]|\\.)*")(?: #\d+)?\]\s*(?:\[([\s\S]*)\])?$/;
 
 function parseTrail(step: TrailStep): TrailAct {
   const m = SIGNED.exec(step.action);
@@ -255,7 +266,8 @@ function parseTrail(step: TrailStep): TrailAct {
     };
   }
   const answer = /^ANSWER\s*\[([\s\S]*)\]$/.exec(step.action);
-  if (answer) return { kind: 'answer', role: '', name: '', text: answer[1]!, signature: step.action, url: step.url };
+  if (answer)
+    return { kind: 'answer', role: '', name: '', text: answer[1]!, signature: step.action, url: step.url };
   const kind = step.action.split(/[\s[]/)[0]!.toLowerCase();
   return { kind, role: '', name: '', text: '', signature: step.action, url: step.url };
 }
@@ -270,7 +282,10 @@ function trailOf(input: PolicyInput): TrailStep[] {
 function urlWords(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.pathname} ${[...u.searchParams].map(([k, v]) => `${k} ${v}`).join(' ')}`.replace(/[/_=&?-]/g, ' ');
+    return `${u.pathname} ${[...u.searchParams].map(([k, v]) => `${k} ${v}`).join(' ')}`.replace(
+      /[/_=&?-]/g,
+      ' ',
+    );
   } catch {
     return url.replace(/[/_=&?:.-]/g, ' ');
   }
@@ -278,7 +293,15 @@ function urlWords(url: string): string {
 
 // --- per-node context --------------------------------------------------------------------------
 
-const TEXT_ROLES = new Set(['StaticText', 'heading', 'term', 'definition', 'cell', 'columnheader', 'rowheader']);
+const TEXT_ROLES = new Set([
+  'StaticText',
+  'heading',
+  'term',
+  'definition',
+  'cell',
+  'columnheader',
+  'rowheader',
+]);
 
 interface NodeContext {
   /** nearest preceding named node that is not an ancestor (a label, a term, a "Price:" text) */
@@ -389,10 +412,24 @@ export function padBatch(observations: readonly EncodedObservation[]): EncodedBa
     mask: new Float32Array(B * C),
     kind: new Int32Array(B * C).fill(-1),
     bags: Object.fromEntries(
-      CANDIDATE_BAGS.map((k) => [k, concatBags(observations.map((o) => o.bags[k]), sizes, C)]),
+      CANDIDATE_BAGS.map((k) => [
+        k,
+        concatBags(
+          observations.map((o) => o.bags[k]),
+          sizes,
+          C,
+        ),
+      ]),
     ) as EncodedBatch['bags'],
     observationBags: Object.fromEntries(
-      OBSERVATION_BAGS.map((k) => [k, concatBags(observations.map((o) => o.observationBags[k]), observations.map(() => 1), 1)]),
+      OBSERVATION_BAGS.map((k) => [
+        k,
+        concatBags(
+          observations.map((o) => o.observationBags[k]),
+          observations.map(() => 1),
+          1,
+        ),
+      ]),
     ) as EncodedBatch['observationBags'],
     scalars: new Float32Array(B * C * SCALAR_SIZE),
     matchSelf: new Float32Array(B * C * T),
@@ -453,7 +490,8 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
 
   // The page's words, the URL's, the title's and the trail's: what task tokens are found in.
   const pageWords = new Set<string>();
-  for (let i = 0; i < N; i++) for (const w of memoTokens.get(nodes.names[i] ?? '')) pageWords.add(matchKey(w));
+  for (let i = 0; i < N; i++)
+    for (const w of memoTokens.get(nodes.names[i] ?? '')) pageWords.add(matchKey(w));
   const urlText = urlWords(input.url);
   const urlSet = new Set(memoTokens.get(urlText).map(matchKey));
   const rootIndex = nodes.roles.indexOf('RootWebArea');
@@ -463,7 +501,8 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
   const pastUrlWords = new Set<string>();
   for (const t of trail) {
     for (const w of memoTokens.get(`${t.name} ${t.text}`)) trailWords.add(matchKey(w));
-    if (t.url && t.url !== input.url) for (const w of memoTokens.get(urlWords(t.url))) pastUrlWords.add(matchKey(w));
+    if (t.url && t.url !== input.url)
+      for (const w of memoTokens.get(urlWords(t.url))) pastUrlWords.add(matchKey(w));
   }
 
   task.words.forEach((word, j) => {
@@ -680,7 +719,8 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
 
     const selfText = (c.kind === 'answer' ? c.text : name).toLowerCase().trim();
     const signature = i >= 0 && c.kind !== 'answer' ? actionSignature(c.action, nodes) : '';
-    const sigHead = c.kind === 'type' || c.kind === 'select' ? signature.replace(/\s*\[[^\]]*\]\s*$/, '') : signature;
+    const sigHead =
+      c.kind === 'type' || c.kind === 'select' ? signature.replace(/\s*\[[^\]]*\]\s*$/, '') : signature;
     const y = ys?.[i];
     const [selfIn, taskInSelf] = overlap(selfWords);
     const [ctxIn, taskInCtx] = overlap(contextWords);
@@ -751,7 +791,9 @@ export function dropTokens(batch: EncodedBatch, rate: number, random: () => numb
     off[bags.off.length - 1] = tok.length;
     return { tok: Int32Array.from(tok), off };
   };
-  const taskTok = Int32Array.from(batch.taskTok, (t, r) => (batch.taskMask[r] !== 0 && random() < rate ? 0 : t));
+  const taskTok = Int32Array.from(batch.taskTok, (t, r) =>
+    batch.taskMask[r] !== 0 && random() < rate ? 0 : t,
+  );
   return {
     ...batch,
     bags: Object.fromEntries(CANDIDATE_BAGS.map((k) => [k, drop(batch.bags[k])])) as EncodedBatch['bags'],

@@ -227,7 +227,11 @@ export interface EmbeddingGradient {
 const gradientBuffers = new Map<number, { gradient: Float32Array; touched: Uint8Array }>();
 
 /** The embedding table's gradient from the gradients of the pooled inputs. */
-export function embeddingGradient(batch: EncodedBatch, grads: PooledInputs, o: NetworkOptions): EmbeddingGradient {
+export function embeddingGradient(
+  batch: EncodedBatch,
+  grads: PooledInputs,
+  o: NetworkOptions,
+): EmbeddingGradient {
   const d = o.embedDim;
   const size = o.buckets * d;
   let buffer = gradientBuffers.get(size);
@@ -249,7 +253,8 @@ export function embeddingGradient(batch: EncodedBatch, grads: PooledInputs, o: N
   };
   const { B, C, T } = batch;
   for (const k of CANDIDATE_BAGS) touch(batch.bags[k].tok, 0, batch.bags[k].tok.length);
-  for (const k of OBSERVATION_BAGS) touch(batch.observationBags[k].tok, 0, batch.observationBags[k].tok.length);
+  for (const k of OBSERVATION_BAGS)
+    touch(batch.observationBags[k].tok, 0, batch.observationBags[k].tok.length);
   touch(batch.taskTok, 0, batch.taskTok.length);
   const wc = candidateWidth(o);
   for (let r = 0; r < B * C; r++) {
@@ -375,7 +380,10 @@ export function forwardGraph(
   const k = tf.reshape(tf.matMul(tok, w('attention/k') as tf.Tensor2D), [B, T, h]);
   const v = tf.reshape(tf.matMul(tok, w('attention/v') as tf.Tensor2D), [B, T, h]);
   const match = tf.add(
-    tf.add(tf.mul(fixed.matchSelf, w('attention/match_self')), tf.mul(fixed.matchContext, w('attention/match_context'))),
+    tf.add(
+      tf.mul(fixed.matchSelf, w('attention/match_self')),
+      tf.mul(fixed.matchContext, w('attention/match_context')),
+    ),
     tf.mul(fixed.matchArgument, w('attention/match_argument')),
   );
   const raw = tf.mul(tf.matMul(q, tf.transpose(k, [0, 2, 1])), tf.scalar(1 / Math.sqrt(h)));
@@ -383,10 +391,10 @@ export function forwardGraph(
   const u3 = tf.matMul(attention, v); // [B × C × h]
   const x3 = tf.reshape(x, [B, C, h]);
   const g3 = tf.reshape(g, [B, 1, h]);
-  const z = tf.reshape(
-    tf.concat([x3, u3, tf.mul(x3, u3), tf.mul(x3, g3), tf.mul(u3, g3)], 2),
-    [B * C, 5 * h],
-  ) as tf.Tensor2D;
+  const z = tf.reshape(tf.concat([x3, u3, tf.mul(x3, u3), tf.mul(x3, g3), tf.mul(u3, g3)], 2), [
+    B * C,
+    5 * h,
+  ]) as tf.Tensor2D;
   const hidden = dense(z, w('scorer/w1'), w('scorer/b1'));
   const score = tf.add(tf.matMul(hidden, w('scorer/w2') as tf.Tensor2D), w('scorer/b2'));
   const logits = tf.add(tf.reshape(score, [B, C]), fixed.prior) as tf.Tensor2D;
@@ -395,6 +403,8 @@ export function forwardGraph(
   const meanRow = tf.reshape(fixed.candidateMean, [B, 1, C]);
   const xbar = tf.reshape(tf.matMul(meanRow, x3), [B, h]) as tf.Tensor2D;
   const v1 = dense(tf.concat([g, xbar], 1) as tf.Tensor2D, w('value/w1'), w('value/b1'));
-  const value = tf.reshape(tf.add(tf.matMul(v1, w('value/w2') as tf.Tensor2D), w('value/b2')), [B]) as tf.Tensor1D;
+  const value = tf.reshape(tf.add(tf.matMul(v1, w('value/w2') as tf.Tensor2D), w('value/b2')), [
+    B,
+  ]) as tf.Tensor1D;
   return { logits, value };
 }

@@ -132,6 +132,20 @@ export class TfjsPolicy {
     }
   }
 
+  /** Each input's candidates and the policy's probability of each (one forward pass). */
+  distributions(batch: readonly PolicyInput[]): { candidates: Candidate[]; probabilities: number[] }[] {
+    if (batch.length === 0) return [];
+    const encoded = this.encode(batch);
+    const flat = this.logits(encoded);
+    return encoded.candidates.map((candidates, b) => {
+      const l = Array.from(flat.subarray(b * encoded.C, b * encoded.C + candidates.length));
+      const max = Math.max(...l);
+      const e = l.map((x) => Math.exp(x - max));
+      const total = e.reduce((a, x) => a + x, 0);
+      return { candidates, probabilities: e.map((x) => x / total) };
+    });
+  }
+
   /**
    * One decision per input, from one forward pass over the batch. With `randomFor`, input b draws
    * from its own stream (a request's seed); without it all draw from `options.random`, in input

@@ -1,8 +1,9 @@
 // Pretraining from demonstrations (what TTI's users get from a pretrained model): behaviour
 // cloning on every step of the given trajectories, a checkpoint after every epoch, so a run that
 // stops resumes from its last finished epoch with the same weights, optimizer state and data order.
-import { type CheckpointStore } from './checkpoint-store.js';
+
 import { loadModelCheckpoint, NoCheckpointError, saveModelCheckpoint } from './checkpoint.js';
+import type { CheckpointStore } from './checkpoint-store.js';
 import { type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
 import { BcTrainer, trainingSteps } from './trainer.js';
 import type { TrajectoryForTraining } from './types.js';

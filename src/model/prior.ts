@@ -26,7 +26,14 @@ export const UNIFORM_PRIOR: Prior = {
 };
 
 /** The log-prior of one observation's candidates (kinds by KINDS index, facts row-major). */
-function logPriorOf(kind: ArrayLike<number>, scalars: ArrayLike<number>, n: number, prior: Prior, out: Float32Array, at: number): void {
+function logPriorOf(
+  kind: ArrayLike<number>,
+  scalars: ArrayLike<number>,
+  n: number,
+  prior: Prior,
+  out: Float32Array,
+  at: number,
+): void {
   const theta = SCALARS.map((f) => prior.factWeights[f] ?? 0);
   const count = new Map<number, number>();
   for (let c = 0; c < n; c++) count.set(kind[c]!, (count.get(kind[c]!) ?? 0) + 1);
@@ -88,7 +95,10 @@ export function fitPrior(
   const l2 = options.l2 ?? 0.01;
   const lr = options.learningRate ?? 0.05;
   const toPrior = (): Prior => ({
-    kindWeights: Object.fromEntries(KINDS.map((k, i) => [k, Math.exp(params[i]!)])) as Record<ActionKind, number>,
+    kindWeights: Object.fromEntries(KINDS.map((k, i) => [k, Math.exp(params[i]!)])) as Record<
+      ActionKind,
+      number
+    >,
     factWeights: Object.fromEntries(SCALARS.map((f, i) => [f, params[K + i]!])) as Record<PriorFact, number>,
   });
   const evaluate = (grad: Float64Array | null): number => {

@@ -4,7 +4,13 @@
 // from tf.train.adam because its moments must be exported and imported synchronously
 // (checkpoints, the learner's restart), and tfjs's optimizer only offers async getWeights.
 import { actionOfReply } from './candidates.js';
-import { dropTokens, type EncodedBatch, type EncodedObservation, encodeObservation, padBatch } from './encode.js';
+import {
+  dropTokens,
+  type EncodedBatch,
+  type EncodedObservation,
+  encodeObservation,
+  padBatch,
+} from './encode.js';
 import {
   batchTensors,
   disposeBatchTensors,
@@ -125,7 +131,10 @@ export class BcTrainer {
       this.m.set(name, tf.variable(tf.zerosLike(variable), false));
       this.v.set(name, tf.variable(tf.zerosLike(variable), false));
     }
-    this.embedding = { m: new Float32Array(policy.embedding.length), v: new Float32Array(policy.embedding.length) };
+    this.embedding = {
+      m: new Float32Array(policy.embedding.length),
+      v: new Float32Array(policy.embedding.length),
+    };
   }
 
   /** Adam steps taken so far. */
@@ -162,27 +171,25 @@ export class BcTrainer {
     let normSum = 0;
     const minUpdates = samples.length > 0 ? Math.max(0, options.minUpdates ?? 0) : 0;
     let epochs = 0;
-    {
-      for (let epoch = 0; epoch < options.epochs || updates < minUpdates; epoch++) {
-        epochs += 1;
-        lastEpochLoss = 0;
-        lastEpochUpdates = 0;
-        for (const batch of batchesBySize(samples, batchSize, options.random)) {
-          const encoded = dropTokens(
-            padBatch(batch.map((s) => this.encoded(s.step))),
-            this.options.wordDropout,
-            options.random,
-          );
-          const { loss, norm } = this.update(
-            encoded,
-            batch.map((s) => s.target),
-          );
-          lastEpochLoss += loss;
-          lastEpochUpdates += 1;
-          normSum += norm;
-          updates += 1;
-          options.onUpdate?.(updates, loss);
-        }
+    for (let epoch = 0; epoch < options.epochs || updates < minUpdates; epoch++) {
+      epochs += 1;
+      lastEpochLoss = 0;
+      lastEpochUpdates = 0;
+      for (const batch of batchesBySize(samples, batchSize, options.random)) {
+        const encoded = dropTokens(
+          padBatch(batch.map((s) => this.encoded(s.step))),
+          this.options.wordDropout,
+          options.random,
+        );
+        const { loss, norm } = this.update(
+          encoded,
+          batch.map((s) => s.target),
+        );
+        lastEpochLoss += loss;
+        lastEpochUpdates += 1;
+        normSum += norm;
+        updates += 1;
+        options.onUpdate?.(updates, loss);
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -201,7 +208,12 @@ export class BcTrainer {
    * Mean cross-entropy of the targets over the batch: per observation, logsumexp over its
    * candidates minus the target's logit. Each row is shifted by its own max (a constant).
    */
-  private lossOf(encoded: EncodedBatch, targets: number[], logits: tf.Tensor2D, prior: tf.Tensor2D): tf.Scalar {
+  private lossOf(
+    encoded: EncodedBatch,
+    targets: number[],
+    logits: tf.Tensor2D,
+    prior: tf.Tensor2D,
+  ): tf.Scalar {
     const { B, C } = encoded;
     const values = logits.dataSync();
     const maxes = new Float32Array(B);
@@ -220,7 +232,10 @@ export class BcTrainer {
     if (lambda <= 0) return crossEntropy;
     const mask = tf.tensor2d(encoded.mask, [B, C]);
     const score = tf.mul(tf.sub(logits, prior), mask);
-    const real = Math.max(1, encoded.sizes.reduce((a, b) => a + b, 0));
+    const real = Math.max(
+      1,
+      encoded.sizes.reduce((a, b) => a + b, 0),
+    );
     return tf.add(crossEntropy, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / real))) as tf.Scalar;
   }
 
@@ -241,7 +256,13 @@ export class BcTrainer {
     const pooled = poolInputs(encoded, this.policy.embedding, o);
     try {
       return tf.tidy(() => {
-        const logits = logitsGraph(this.policy.variables, o, encoded, this.graphInputs(encoded, pooled), fixed);
+        const logits = logitsGraph(
+          this.policy.variables,
+          o,
+          encoded,
+          this.graphInputs(encoded, pooled),
+          fixed,
+        );
         return this.lossOf(encoded, targets, logits, fixed.prior).dataSync()[0]!;
       });
     } finally {
@@ -257,7 +278,8 @@ export class BcTrainer {
     const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
     const inputs = this.graphInputs(encoded, pooled);
     try {
-      const weights = [...policy.variables];
+      // BC's loss reads the logits only; the critic head (value/*) is trained by what uses it.
+      const weights = [...policy.variables].filter(([name]) => !name.startsWith('value/'));
       return tf.tidy(() => {
         // One backward pass for the weights and the pooled inputs (whose gradients flow into the
         // embedding rows).
@@ -377,7 +399,8 @@ export class BcTrainer {
       ['m', this.m],
       ['v', this.v],
     ] as const) {
-      for (const [name, variable] of map) updates.push([variable, read(`${prefix}/${name}`, [...variable.shape])]);
+      for (const [name, variable] of map)
+        updates.push([variable, read(`${prefix}/${name}`, [...variable.shape])]);
     }
     const tData = new Float32Array(1);
     new Uint8Array(tData.buffer).set(t.frame);
@@ -396,13 +419,20 @@ export class BcTrainer {
  * An epoch's batches: samples shuffled, then cut into chunks of similar candidate counts (a batch
  * is padded to its largest), then the batches shuffled.
  */
-function batchesBySize<S extends { candidates: number }>(samples: S[], batchSize: number, random: () => number): S[][] {
+function batchesBySize<S extends { candidates: number }>(
+  samples: S[],
+  batchSize: number,
+  random: () => number,
+): S[][] {
   const order = shuffle(samples.length, random);
   const window = batchSize * 16;
   const batches: S[][] = [];
   for (let from = 0; from < order.length; from += window) {
-    const chunk = order.slice(from, from + window).sort((a, b) => samples[a]!.candidates - samples[b]!.candidates);
-    for (let k = 0; k < chunk.length; k += batchSize) batches.push(chunk.slice(k, k + batchSize).map((i) => samples[i]!));
+    const chunk = order
+      .slice(from, from + window)
+      .sort((a, b) => samples[a]!.candidates - samples[b]!.candidates);
+    for (let k = 0; k < chunk.length; k += batchSize)
+      batches.push(chunk.slice(k, k + batchSize).map((i) => samples[i]!));
   }
   return shuffle(batches.length, random).map((i) => batches[i]!);
 }

@@ -22,7 +22,7 @@ before(async () => {
 const store = () => new CheckpointStore(mkdtempSync(path.join(tmpdir(), 'tti-model-ckpt-')), 3);
 
 function trained(seed: number): { policy: TfjsPolicy; trainer: BcTrainer } {
-  const policy = TfjsPolicy.create({ seed, hidden: [16] });
+  const policy = TfjsPolicy.create({ seed, hidden: 16 });
   const trainer = new BcTrainer(policy, { learningRate: 0.01, clipNorm: 1 });
   trainer.train([{ input: input(), action: 'ANSWER [$12.50]' }], {
     epochs: 2,
@@ -63,7 +63,7 @@ test('a checkpoint restores weights, options, optimizer state and counters exact
 
 test('a policy saved without a trainer loads with no optimizer state', () => {
   const s = store();
-  saveModelCheckpoint(s, 1, TfjsPolicy.create({ seed: 1, hidden: [8] }), null, {});
+  saveModelCheckpoint(s, 1, TfjsPolicy.create({ seed: 1, hidden: 8 }), null, {});
   assert.equal(loadModelCheckpoint(s).optimizerState, null);
 });
 

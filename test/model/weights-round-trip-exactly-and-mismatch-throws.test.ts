@@ -35,7 +35,7 @@ test('the same seed initialises the same weights; another seed does not', () => 
 });
 
 test('weights of another shape or name are refused with a clear error, leaving the policy intact', () => {
-  const small = TfjsPolicy.create({ seed: 1, hidden: [8] });
+  const small = TfjsPolicy.create({ seed: 1, hidden: 8 });
   const big = TfjsPolicy.create({ seed: 1 });
   const before = big.exportWeights();
   assert.throws(
