@@ -301,8 +301,7 @@ export class BcTrainer {
           ...weights.map(([, v]) => v),
         ]);
         const inputGrads = all.slice(0, 3);
-        const gradients = new Map<string, tf.Tensor>();
-        names.forEach((name, i) => gradients.set(name, all[3 + i]!));
+        const gradients = new Map<string, tf.Tensor>(names.map((name, i) => [name, all[3 + i]!]));
         const rows = embeddingGradient(
           encoded,
           {
