@@ -114,6 +114,8 @@ export interface EncodedBatch {
   matchSelf: Float32Array;
   matchContext: Float32Array;
   matchArgument: Float32Array;
+  /** … between its label (a term, a column header, the text before it) and each task token */
+  matchLabel: Float32Array;
   /** [B·T] hashed task tokens (0 for padding, with taskMask 0). */
   taskTok: Int32Array;
   taskMask: Float32Array;
@@ -304,7 +306,10 @@ const TEXT_ROLES = new Set([
 ]);
 
 interface NodeContext {
-  /** nearest preceding named node that is not an ancestor (a label, a term, a "Price:" text) */
+  /**
+   * A node's label: in a table with column headers, its column's header (a cell and what is in
+   * it); otherwise the nearest preceding named node that is not an ancestor (a term, a "Price:").
+   */
   label: Int32Array;
   /** nearest preceding heading */
   heading: Int32Array;
@@ -339,6 +344,7 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
       if (nodes.roles[i] === 'heading') lastHeading = i;
     }
   }
+  columnHeaders(nodes, tree, label);
   for (let i = 0; i < n; i++) {
     if (tree.size[i]! <= 1 || TEXT_ROLES.has(nodes.roles[i] ?? '')) continue;
     const role = nodes.roles[i] ?? '';
@@ -348,6 +354,35 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
     value[i] = clean(parts.join(' '));
   }
   return { label, heading, value, rank };
+}
+
+const TABLES = new Set(['table', 'grid', 'treegrid']);
+const CELLS = new Set(['cell', 'gridcell', 'rowheader']);
+
+/**
+ * Labels the cells of each table with their column's header (and what is inside a cell with the
+ * same). The k-th cell of a row is in column k; where the tree flattened a table's rows, cells
+ * are counted modulo the number of headers.
+ */
+function columnHeaders(nodes: NodeColumns, tree: Tree, label: Int32Array): void {
+  for (let t = 0; t < tree.n; t++) {
+    if (!TABLES.has(nodes.roles[t] ?? '')) continue;
+    const end = t + tree.size[t]!;
+    const headers: number[] = [];
+    for (let i = t + 1; i < end; i++) if (nodes.roles[i] === 'columnheader') headers.push(i);
+    if (headers.length < 2) continue;
+    let column = 0;
+    for (let i = t + 1; i < end; i++) {
+      const role = nodes.roles[i] ?? '';
+      if (role === 'row') column = 0;
+      else if (CELLS.has(role)) {
+        const h = headers[column % headers.length]!;
+        column += 1;
+        if (!nodes.names[h]?.trim()) continue;
+        for (let j = i; j < i + tree.size[i]!; j++) label[j] = h;
+      }
+    }
+  }
 }
 
 // --- encoding ---------------------------------------------------------------------------------
@@ -369,6 +404,7 @@ export interface EncodedObservation {
   matchSelf: Int32Array;
   matchContext: Int32Array;
   matchArgument: Int32Array;
+  matchLabel: Int32Array;
   taskTok: Int32Array;
   taskFlags: Float32Array;
   observationScalars: Float32Array;
@@ -435,6 +471,7 @@ export function padBatch(observations: readonly EncodedObservation[]): EncodedBa
     matchSelf: new Float32Array(B * C * T),
     matchContext: new Float32Array(B * C * T),
     matchArgument: new Float32Array(B * C * T),
+    matchLabel: new Float32Array(B * C * T),
     taskTok: new Int32Array(B * T),
     taskMask: new Float32Array(B * T),
     taskFlags: new Float32Array(B * T * TOKEN_FLAG_SIZE),
@@ -449,6 +486,7 @@ export function padBatch(observations: readonly EncodedObservation[]): EncodedBa
       [o.matchSelf, out.matchSelf],
       [o.matchContext, out.matchContext],
       [o.matchArgument, out.matchArgument],
+      [o.matchLabel, out.matchLabel],
     ] as const) {
       for (const flat of from) {
         const c = Math.floor(flat / o.T);
@@ -486,7 +524,7 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
   const taskTok = new Int32Array(T);
   const taskFlags = new Float32Array(T * TOKEN_FLAG_SIZE);
   const observationScalars = new Float32Array(OBSERVATION_SCALAR_SIZE);
-  const matches: [number[], number[], number[]] = [[], [], []];
+  const matches: [number[], number[], number[], number[]] = [[], [], [], []];
 
   // The page's words, the URL's, the title's and the trail's: what task tokens are found in.
   const pageWords = new Set<string>();
@@ -716,6 +754,7 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
     matchInto(matches[0], k, selfWords);
     matchInto(matches[1], k, contextWords);
     matchInto(matches[2], k, argWords);
+    matchInto(matches[3], k, memoContent.get(labelText));
 
     const selfText = (c.kind === 'answer' ? c.text : name).toLowerCase().trim();
     const signature = i >= 0 && c.kind !== 'answer' ? actionSignature(c.action, nodes) : '';
@@ -768,6 +807,7 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
     matchSelf: Int32Array.from(matches[0]),
     matchContext: Int32Array.from(matches[1]),
     matchArgument: Int32Array.from(matches[2]),
+    matchLabel: Int32Array.from(matches[3]),
     taskTok,
     taskFlags,
     observationScalars,

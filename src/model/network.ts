@@ -80,6 +80,7 @@ export function weightShapes(o: NetworkOptions): [string, number[]][] {
     ['attention/match_self', [1]],
     ['attention/match_context', [1]],
     ['attention/match_argument', [1]],
+    ['attention/match_label', [1]],
     ['scorer/w1', [5 * h, o.scorerHidden]],
     ['scorer/b1', [o.scorerHidden]],
     ['scorer/w2', [o.scorerHidden, 1]],
@@ -304,6 +305,7 @@ export interface BatchTensors {
   matchSelf: tf.Tensor3D;
   matchContext: tf.Tensor3D;
   matchArgument: tf.Tensor3D;
+  matchLabel: tf.Tensor3D;
   /** [B × 1 × T]: 0 for a real token, −1e9 for padding */
   tokenBias: tf.Tensor3D;
   /** [B × C]: the log-prior for a real candidate, −1e9 for padding */
@@ -325,13 +327,22 @@ export function batchTensors(batch: EncodedBatch, logPrior: Float32Array): Batch
     matchSelf: tf.tensor3d(batch.matchSelf, [B, C, T]),
     matchContext: tf.tensor3d(batch.matchContext, [B, C, T]),
     matchArgument: tf.tensor3d(batch.matchArgument, [B, C, T]),
+    matchLabel: tf.tensor3d(batch.matchLabel, [B, C, T]),
     tokenBias: tf.tensor3d(tokenBias, [B, 1, T]),
     prior: tf.tensor2d(prior, [B, C]),
   };
 }
 
 export function disposeBatchTensors(t: BatchTensors): void {
-  tf.dispose([t.matchSelf, t.matchContext, t.matchArgument, t.tokenBias, t.prior, t.candidateMean]);
+  tf.dispose([
+    t.matchSelf,
+    t.matchContext,
+    t.matchArgument,
+    t.matchLabel,
+    t.tokenBias,
+    t.prior,
+    t.candidateMean,
+  ]);
 }
 
 const dense = (x: tf.Tensor2D, w: tf.Tensor, b: tf.Tensor): tf.Tensor2D =>
@@ -384,7 +395,10 @@ export function forwardGraph(
       tf.mul(fixed.matchSelf, w('attention/match_self')),
       tf.mul(fixed.matchContext, w('attention/match_context')),
     ),
-    tf.mul(fixed.matchArgument, w('attention/match_argument')),
+    tf.add(
+      tf.mul(fixed.matchArgument, w('attention/match_argument')),
+      tf.mul(fixed.matchLabel, w('attention/match_label')),
+    ),
   );
   const raw = tf.mul(tf.matMul(q, tf.transpose(k, [0, 2, 1])), tf.scalar(1 / Math.sqrt(h)));
   const attention = tf.softmax(tf.add(tf.add(raw, match), fixed.tokenBias)); // [B × C × T]
