@@ -20,7 +20,22 @@ const demos = alignAnswers(readDemos(file).filter((d) => d.success)).demos;
 const valid = Number(process.env.VALID ?? 0);
 const isValid = (d: (typeof demos)[number]) =>
   valid > 0 && d.split === 'train' && (d.taskId * 2654435761) % 1000 < valid * 1000;
-const train = demoSteps(demos.filter((d) => d.split === 'train' && !isValid(d)));
+const trainDemos = demos.filter((d) => d.split === 'train' && !isValid(d));
+// SUFFIXES=k: also each demo started from k later steps (its trail and history cut): an episode
+// can begin where a demo was midway (a task that starts on the product page)
+const suffixes = Number(process.env.SUFFIXES ?? 0);
+const suffixRandom = seededRandom(7);
+const train = demoSteps([
+  ...trainDemos,
+  ...trainDemos.flatMap((d) =>
+    d.steps.length < 2
+      ? []
+      : Array.from({ length: suffixes }, () => ({
+          ...d,
+          steps: d.steps.slice(1 + Math.floor(suffixRandom() * (d.steps.length - 1))),
+        })),
+  ),
+]);
 const test = demoSteps(demos.filter((d) => d.split === 'test' || isValid(d)));
 const options = JSON.parse(optionsJson) as Record<string, unknown>;
 const seed = Number(options.seed ?? 1);
