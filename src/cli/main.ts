@@ -12,6 +12,7 @@ import { exportSftCommand } from './commands/export-sft.js';
 import { horizonAblationCommand } from './commands/horizon-ablation.js';
 import { injectCommand } from './commands/inject.js';
 import { plotCommand } from './commands/plot.js';
+import { pretrainCommand } from './commands/pretrain.js';
 import { reportCommand } from './commands/report.js';
 import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
@@ -24,6 +25,7 @@ await yargs(hideBin(process.argv))
   .scriptName('tti-run')
   .usage('$0 <command> [options]\n\nTrain and evaluate web agents by scaling test-time interaction (TTI).')
   .command(trainCommand)
+  .command(pretrainCommand)
   .command(horizonAblationCommand)
   .command(plotCommand)
   .command(viewCommand)

@@ -17,6 +17,7 @@ export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
+export { type StringMatchResult, stringMatch } from './evaluators/string-match.js';
 export {
   combineVerdicts,
   type EvaluatorVerdict,

@@ -1,4 +1,5 @@
 // The trainable policy and its learner: public API (docs/model.md).
+export { type AlignedDemo, alignAnswers } from './align-answers.js';
 export {
   type BackendChoice,
   type BackendName,
@@ -21,6 +22,7 @@ export {
   saveModelCheckpoint,
 } from './checkpoint.js';
 export { CheckpointStore } from './checkpoint-store.js';
+export { DemoFileError, type DemoFileReport, parseAxTreeText, readDemoFile } from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export {
@@ -29,6 +31,7 @@ export {
   seededRandom,
   TfjsPolicy,
 } from './policy.js';
+export { type PretrainOptions, type PretrainReport, pretrain } from './pretrain.js';
 export { type FitReport, fitPrior, logPrior, type Prior, UNIFORM_PRIOR } from './prior.js';
 export { clean, DONE_ANSWER } from './text.js';
 export {

@@ -32,6 +32,16 @@ export {
   randomPolicySuccess,
   taskWords,
 } from './random-policy.js';
+export {
+  answerCheck,
+  type DemoRecordOptions,
+  type OracleDemo,
+  type OracleDemoStep,
+  type RecordDemosOptions,
+  recordOracleDemo,
+  recordOracleDemos,
+  ttiActionOf,
+} from './record-demos.js';
 export { type RecordLengthsResult, recordOracleLengths } from './record-lengths.js';
 export { SOLVERS } from './solvers/index.js';
 export type { OracleTask, Solver } from './types.js';
