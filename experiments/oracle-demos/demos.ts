@@ -15,6 +15,7 @@ import {
   runOnSlots,
   SOLVERS,
   selectTasks,
+  ttiActionOf,
 } from '../../src/arena/index.js';
 import {
   type Action,
@@ -23,7 +24,7 @@ import {
   observationColumns,
   VIEWPORT,
 } from '../../src/envs/index.js';
-import { clean, DONE_ANSWER, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
+import { DONE_ANSWER, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
 
 export interface DemoStep {
   input: PolicyInput;
@@ -50,27 +51,7 @@ export function nodeColumns(observation: Observation): NodeColumns {
 
 /** The canonical TTI action string of an env action, or null for what the policy never does. */
 export function canonicalAction(action: Action): string | null {
-  switch (action.type) {
-    case 'click':
-      return `Click [${action.elementId}]`;
-    case 'hover':
-      return `Hover [${action.elementId}]`;
-    case 'type':
-      return `Type [${action.elementId}] [${clean(action.text.replace(/[[\]]/g, ' '))}]`;
-    case 'select_option':
-      return `Select [${action.elementId}] [${clean(action.option.replace(/[[\]]/g, ' '))}]`;
-    case 'scroll':
-      return action.elementId ? null : `Scroll [${action.direction}]`;
-    case 'go_back':
-      return 'GoBack';
-    case 'stop': {
-      // A bare stop ends a navigation task; any answer but N/A does the same in TTI's filter.
-      const answer = clean(action.answer.replace(/[[\]]/g, ' '));
-      return `ANSWER [${answer || DONE_ANSWER}]`;
-    }
-    default:
-      return null;
-  }
+  return ttiActionOf(action, DONE_ANSWER);
 }
 
 async function recordOne(
@@ -191,37 +172,4 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   saveDemos(out, demos);
   process.stdout.write(`wrote ${demos.length} demos to ${out}\n`);
   process.exit(0);
-}
-
-/** What a string_match answer must contain (MiniArena uses must_include and exact_match only). */
-export interface AnswerKey {
-  mustInclude?: string[];
-  exactMatch?: string;
-}
-
-/** task_id → its string_match key, for the tasks that have one. */
-export function answerKeys(): Map<number, AnswerKey> {
-  const keys = new Map<number, AnswerKey>();
-  for (const t of readSplit('all')) {
-    const ref = t.eval.reference_answers as { must_include?: string[]; exact_match?: string } | null;
-    if (!ref) continue;
-    keys.set(t.task_id, { mustInclude: ref.must_include, exactMatch: ref.exact_match });
-  }
-  return keys;
-}
-
-const norm = (s: string) =>
-  clean(s)
-    .replace(/^["']|["']$/g, '')
-    .toLowerCase();
-
-/** WebArena's string_match on an answer (a one-character item must be a whole token). */
-export function passes(answer: string, key: AnswerKey): boolean {
-  const a = norm(answer);
-  if (key.exactMatch !== undefined && a !== norm(key.exactMatch)) return false;
-  const items = key.mustInclude ?? [];
-  if (items.length === 1 && norm(items[0]!).length === 1) {
-    return a.split(/[^a-z0-9]+/).includes(norm(items[0]!));
-  }
-  return items.every((i) => a.includes(norm(i)));
 }

@@ -15,7 +15,7 @@ import { alignAnswers, demoSteps, type LabelledStep, readDemos } from './demos.j
 const [file = '/work/data/demos.jsonl', optionsJson = '{}', epochsArg = '10', saveDir, lrArg, batchArg] =
   process.argv.slice(2);
 const backend = await loadBackend('auto', (m) => process.stderr.write(`${m}\n`));
-const demos = alignAnswers(readDemos(file).filter((d) => d.success)).demos;
+const demos = (await alignAnswers(readDemos(file).filter((d) => d.success))).demos;
 // VALID=0.2 holds out a fifth of the train demos as a seen-template test (before test demos exist)
 const valid = Number(process.env.VALID ?? 0);
 const isValid = (d: (typeof demos)[number]) =>

@@ -5,7 +5,7 @@ import { alignAnswers, demoSteps, readDemos } from './demos.js';
 
 const file = process.argv[2] ?? '/work/data/demos.jsonl';
 const raw = readDemos(file).filter((d) => d.success);
-const { demos, aligned } = alignAnswers(raw);
+const { demos, aligned } = await alignAnswers(raw);
 const steps = demoSteps(demos);
 const kindOf = (a: string) => /^(\w+)/.exec(a)?.[1] ?? '?';
 const byTemplate = new Map<string, { steps: number; covered: number }>();

@@ -1,9 +1,8 @@
 // Oracle demos recorded by record-demos.ts, read back as trajectories and training steps.
 import { readFileSync } from 'node:fs';
-import { readSplit } from '../../src/arena/index.js';
+import { answerCheck, readSplit } from '../../src/arena/index.js';
 import type { NodeColumns, TrainingStep, TrajectoryForTraining } from '../../src/model/index.js';
-import { buildCandidates, trainingSteps } from '../../src/model/index.js';
-import { clean } from '../../src/model/text.js';
+import { actionOfReply, alignAnswers as alignDemo, trainingSteps } from '../../src/model/index.js';
 
 export interface DemoStep {
   url: string;
@@ -54,63 +53,27 @@ export function demoSteps(demos: Demo[]): LabelledStep[] {
   return demos.flatMap((d) => trainingSteps(asTrajectory(d)).map((s, index) => ({ ...s, demo: d, index })));
 }
 
-/** What a string_match answer must contain (MiniArena uses must_include and exact_match only). */
-export interface AnswerKey {
-  mustInclude?: string[];
-  exactMatch?: string;
-}
-
-/** task_id → its string_match key, for the tasks that have one. */
-export function answerKeys(): Map<number, AnswerKey> {
-  const keys = new Map<number, AnswerKey>();
-  for (const t of readSplit('all')) {
-    const ref = t.eval.reference_answers as { must_include?: string[]; exact_match?: string } | null;
-    if (!ref) continue;
-    keys.set(t.task_id, { mustInclude: ref.must_include, exactMatch: ref.exact_match });
-  }
-  return keys;
-}
-
-const norm = (s: string) =>
-  clean(s)
-    .replace(/^["']|["']$/g, '')
-    .toLowerCase();
-
-/** WebArena's string_match on an answer (a one-character item must be a whole token). */
-export function passes(answer: string, key: AnswerKey): boolean {
-  const a = norm(answer);
-  if (key.exactMatch !== undefined && a !== norm(key.exactMatch)) return false;
-  const items = key.mustInclude ?? [];
-  if (items.length === 1 && norm(items[0]!).length === 1)
-    return a.split(/[^a-z0-9]+/).includes(norm(items[0]!));
-  return items.every((i) => a.includes(norm(i)));
-}
-
 /**
- * The oracle computes some answers ("$3.99 - $96.99", a count) that no page shows, while a
- * candidate that passes the same evaluator exists (a column joined, a part of a text). TTI keeps a
- * trajectory for its success, not its wording: retarget such a step to the shortest passing
- * candidate. Returns how many steps were retargeted and how many answers stay uncovered.
+ * The oracle's computed answers retargeted to the shortest candidate that passes the task's
+ * evaluator (src/model's alignAnswers, as `tti-run pretrain` does).
  */
-export function alignAnswers(demos: Demo[]): { demos: Demo[]; aligned: number } {
-  const keys = answerKeys();
+export async function alignAnswers(demos: Demo[]): Promise<{ demos: Demo[]; aligned: number }> {
+  const tasks = new Map(readSplit('all').map((t) => [t.task_id, t]));
   let aligned = 0;
-  const out = demos.map((d) => {
-    const key = keys.get(d.taskId);
-    if (!key || !d.success) return d;
-    const trajectory = trainingSteps(asTrajectory(d));
-    const steps = d.steps.map((s, k) => {
-      if (!s.action?.startsWith('ANSWER')) return s;
-      const cands = buildCandidates(trajectory[k]!.input);
-      if (cands.some((c) => c.action === s.action)) return s;
-      const ok = cands
-        .filter((c) => c.kind === 'answer' && passes(c.text, key))
-        .sort((a, b) => a.text.length - b.text.length);
-      if (ok.length === 0) return s;
-      aligned += 1;
-      return { ...s, action: ok[0]!.action };
+  const out: Demo[] = [];
+  for (const d of demos) {
+    const task = tasks.get(d.taskId);
+    const check = task ? answerCheck(task) : null;
+    if (!check || !d.success) {
+      out.push(d);
+      continue;
+    }
+    const a = await alignDemo(asTrajectory(d), check);
+    aligned += a.aligned;
+    out.push({
+      ...d,
+      steps: d.steps.map((s, k) => ({ ...s, action: actionOfReply(a.trajectory.steps[k]!.reply) })),
     });
-    return { ...d, steps };
-  });
+  }
   return { demos: out, aligned };
 }
