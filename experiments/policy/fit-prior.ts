@@ -3,9 +3,14 @@
 // success through that path), uniform prior against the fitted one, by tier.
 // `node dist/experiments/policy/fit-prior.js FIT.jsonl [MEASURE.jsonl] [OUT.json]`
 import { writeFileSync } from 'node:fs';
-import { encodeObservation, padBatch } from '../../src/model/encode.js';
-import { fitPrior, type Prior, UNIFORM_PRIOR } from '../../src/model/index.js';
-import { logPrior } from '../../src/model/prior.js';
+import {
+  encodeObservation,
+  fitPrior,
+  logPrior,
+  type Prior,
+  padBatch,
+  UNIFORM_PRIOR,
+} from '../../src/model/index.js';
 import { alignAnswers, demoSteps, readDemos } from './demos.js';
 
 const [fitFile = '/tmp/demos-train.jsonl', measureFile, out] = process.argv.slice(2);

@@ -6,6 +6,7 @@ import { type CliResult, runCli } from '../helpers/run-fixture.js';
 
 const COMMANDS = [
   ['train'],
+  ['pretrain'],
   ['experiment'],
   ['plot'],
   ['view'],
