@@ -22,9 +22,9 @@ export {
   saveModelCheckpoint,
 } from './checkpoint.js';
 export { CheckpointStore } from './checkpoint-store.js';
-export { encodeObservation, padBatch } from './encode.js';
 export { DemoFileError, type DemoFileReport, parseAxTreeText, readDemoFile } from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
+export { encodeObservation, padBatch } from './encode.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export {
   DEFAULT_POLICY_OPTIONS,
