@@ -13,6 +13,8 @@ export interface PretrainOptions {
   batchSize: number;
   learningRate: number;
   clipNorm: number;
+  /** BcTrainer's word dropout (0.1 measured best on MiniArena's demos: docs/model.md) */
+  wordDropout?: number;
   /** init, data order */
   seed: number;
   /** where checkpoints go (RUN_DIR/checkpoints); version k is the policy after epoch k */
@@ -47,7 +49,12 @@ export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptio
   let trainer: BcTrainer;
   let from = 0;
   let checkpoint: string | null = null;
-  const trainerOptions = { learningRate: o.learningRate, clipNorm: o.clipNorm, scorePenalty: 0 };
+  const trainerOptions = {
+    learningRate: o.learningRate,
+    clipNorm: o.clipNorm,
+    scorePenalty: 0,
+    wordDropout: o.wordDropout ?? 0,
+  };
   try {
     const loaded = loadModelCheckpoint(o.store);
     for (const w of loaded.warnings) o.log?.(w);

@@ -23,6 +23,7 @@ export interface PretrainArgs {
   concurrency: number;
   epochs: number;
   batchSize: number;
+  wordDropout: number;
   lr: number;
   seed: number;
   horizon: number;
@@ -207,6 +208,7 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
   const report = pretrain(demos.trajectories, {
     epochs: args.epochs,
     batchSize: args.batchSize,
+    wordDropout: args.wordDropout,
     learningRate: args.lr,
     clipNorm: 1,
     seed: args.seed,
@@ -265,8 +267,13 @@ export const pretrainCommand = defineCommand({
         default: 2,
         describe: 'oracle: browsers recording side by side',
       })
-      .option('epochs', { type: 'number', default: 10 })
-      .option('batch-size', { type: 'number', default: 16, describe: 'steps per update' })
+      .option('epochs', { type: 'number', default: 8 })
+      .option('batch-size', { type: 'number', default: 32, describe: 'steps per update' })
+      .option('word-dropout', {
+        type: 'number',
+        default: 0.1,
+        describe: 'share of words left out of each step while training (0 turns it off)',
+      })
       .option('lr', { type: 'number', default: 3e-3, describe: "Adam's learning rate" })
       .option('seed', { type: 'number', default: 1, describe: 'initial weights and data order' })
       .option('horizon', {
@@ -300,6 +307,7 @@ export const pretrainCommand = defineCommand({
         concurrency: argv.concurrency,
         epochs: argv.epochs,
         batchSize: argv['batch-size'],
+        wordDropout: argv['word-dropout'],
         lr: argv.lr,
         seed: argv.seed,
         horizon: argv.horizon,
