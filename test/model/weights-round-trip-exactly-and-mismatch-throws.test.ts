@@ -40,7 +40,7 @@ test('weights of another shape or name are refused with a clear error, leaving t
   const before = big.exportWeights();
   assert.throws(
     () => big.importWeights(small.exportWeights()),
-    /weights do not fit this policy: expected .*dense0\/kernel \[\d+,64\]/,
+    /weights do not fit this policy: expected .*candidate\/w \[\d+,64\]/,
   );
   const renamed = big.exportWeights();
   renamed.specs[0] = { ...renamed.specs[0]!, name: 'something' };
