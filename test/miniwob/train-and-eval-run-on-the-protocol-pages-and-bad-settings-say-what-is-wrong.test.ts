@@ -88,7 +88,8 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
       ...sets([
         ...SMALL_RUN,
         'iterations=1',
-        'rollout_size=4',
+        // enough episodes that the untrained policy's uniform prior keeps a success (seeded)
+        'rollout_size=12',
         'horizon_schedule=[3]',
         'eval_tasks=2',
         'eval_horizon=3',
@@ -105,10 +106,10 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
     eval: { episodes: number; byTask: Record<string, { episodes: number; meanReward: number }> };
     policyVersion: number;
   };
-  assert.equal(row.train.episodes, 4);
-  assert.equal(row.replay.seen, 4);
+  assert.equal(row.train.episodes, 12);
+  assert.equal(row.replay.seen, 12);
   // Replay keeps exactly the successes (raw reward > 0; a MiniWoB++ episode has no N/A answer).
-  assert.equal(row.train.kept, Math.round(row.train.success * 4));
+  assert.equal(row.train.kept, Math.round(row.train.success * 12));
   // The kept trajectories carry the page's rewards and the offer (no stop), for the learner.
   const kept = readReplayLog(path.join(runDir, 'replay'));
   assert.equal(kept.length, row.train.kept);
