@@ -231,67 +231,82 @@ export const LearnerConfig = z
   })
   .prefault({});
 
-export const Config = z.strictObject({
-  run_name: z.string().min(1).default('tti'),
-  seed: NonNegativeInt.default(0),
-  /** the policy: 'tfjs' for the embedded trainable model, or a chat model's name */
-  policy_lm: z.string().default('tfjs'),
-  lm_lr: z.number().positive().default(1e-3),
-  batch_size: PositiveInt.default(32),
-  /** episodes collected per iteration */
-  rollout_size: PositiveInt.default(64),
-  /** the most kept trajectories the learner samples per iteration */
-  actor_trajectories: PositiveInt.default(512),
-  actor_epochs: PositiveInt.default(1),
-  /** passes over the kept steps continue until at least this many updates (few kept steps at first) */
-  min_updates: NonNegativeInt.default(50),
-  capacity: PositiveInt.default(100000),
-  iterations: PositiveInt.default(10),
-  /** the interaction horizon per iteration (TTI: 10, then 20, 20, then 30); the last entry repeats */
-  horizon_schedule: z.array(PositiveInt).min(1).default([10, 20, 20, 30]),
-  eval_horizon: PositiveInt.default(30),
-  eval_every: PositiveInt.default(1),
-  /** test tasks in each periodic eval (a fixed seeded subset); 0 = the whole test split */
-  eval_tasks: NonNegativeInt.default(60),
-  /** how that subset is drawn: uniformly, or the same number from every template (WebArena-Lite's way) */
-  eval_sampling: z.enum(['uniform', 'per_template']).default('uniform'),
-  /** test-time re-check while collecting: answers before the min_try-th are not final */
-  min_try: PositiveInt.default(1),
-  /** the same, for eval episodes */
-  eval_min_try: PositiveInt.default(1),
-  /** stop after the iteration in which collection passes this many env steps (null: no budget) */
-  budget_env_steps: PositiveInt.nullable().default(null),
-  /**
-   * the sampling temperature while collecting (TTI: 1.0): one value, or one per iteration as
-   * horizon_schedule (the last entry repeats). Eval is greedy for the tfjs policy; a chat policy
-   * samples its eval at the last entry, as TTI evaluates at its sampling temperature
-   */
-  temperature: z
-    .union([z.number().nonnegative(), z.array(z.number().nonnegative()).min(1)], {
-      error: 'expected a temperature ≥ 0, or a list of them (one per iteration)',
-    })
-    .default(1.0),
-  /**
-   * factors the collection's episodes take in turn (episode k: temperature × spread[k mod n]);
-   * [1] samples every episode at the iteration's temperature, as TTI does
-   */
-  temperature_spread: z
-    .array(z.number().positive(), { error: 'expected a list of factors > 0, e.g. [1, 0.5]' })
-    .min(1)
-    .default([1]),
-  /** external WebArena host (TTI's key); null runs the embedded MiniArena */
-  webarena_host: z.string().nullable().default(null),
-  tasks: TasksConfig,
-  model: ModelConfig,
-  env: EnvConfig,
-  workers: WorkersConfig,
-  fault: FaultConfig,
-  supervisor: SupervisorConfig,
-  transport: TransportConfig,
-  chat: ChatConfig,
-  judge: JudgeConfig,
-  learner: LearnerConfig,
-  log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
-});
+export const Config = z
+  .strictObject({
+    run_name: z.string().min(1).default('tti'),
+    seed: NonNegativeInt.default(0),
+    /** the policy: 'tfjs' for the embedded trainable model, or a chat model's name */
+    policy_lm: z.string().default('tfjs'),
+    lm_lr: z.number().positive().default(1e-3),
+    batch_size: PositiveInt.default(32),
+    /** episodes collected per iteration */
+    rollout_size: PositiveInt.default(64),
+    /** the most kept trajectories the learner samples per iteration */
+    actor_trajectories: PositiveInt.default(512),
+    actor_epochs: PositiveInt.default(1),
+    /** passes over the kept steps continue until at least this many updates (few kept steps at first) */
+    min_updates: NonNegativeInt.default(50),
+    capacity: PositiveInt.default(100000),
+    iterations: PositiveInt.default(10),
+    /** the interaction horizon per iteration (TTI: 10, then 20, 20, then 30); the last entry repeats */
+    horizon_schedule: z.array(PositiveInt).min(1).default([10, 20, 20, 30]),
+    eval_horizon: PositiveInt.default(30),
+    eval_every: PositiveInt.default(1),
+    /** test tasks in each periodic eval (a fixed seeded subset); 0 = the whole test split */
+    eval_tasks: NonNegativeInt.default(60),
+    /** how that subset is drawn: uniformly, or the same number from every template (WebArena-Lite's way) */
+    eval_sampling: z.enum(['uniform', 'per_template']).default('uniform'),
+    /** test-time re-check while collecting: answers before the min_try-th are not final */
+    min_try: PositiveInt.default(1),
+    /** the same, for eval episodes */
+    eval_min_try: PositiveInt.default(1),
+    /** stop after the iteration in which collection passes this many env steps (null: no budget) */
+    budget_env_steps: PositiveInt.nullable().default(null),
+    /**
+     * the sampling temperature while collecting (TTI: 1.0): one value, or one per iteration as
+     * horizon_schedule (the last entry repeats). Eval is greedy for the tfjs policy; a chat policy
+     * samples its eval at the last entry, as TTI evaluates at its sampling temperature
+     */
+    temperature: z
+      .union([z.number().nonnegative(), z.array(z.number().nonnegative()).min(1)], {
+        error: 'expected a temperature ≥ 0, or a list of them (one per iteration)',
+      })
+      .default(1.0),
+    /**
+     * factors the collection's episodes take in turn (episode k: temperature × spread[k mod n]);
+     * [1] samples every episode at the iteration's temperature, as TTI does
+     */
+    temperature_spread: z
+      .array(z.number().positive(), { error: 'expected a list of factors > 0, e.g. [1, 0.5]' })
+      .min(1)
+      .default([1]),
+    /** external WebArena host (TTI's key); null runs the embedded MiniArena */
+    webarena_host: z.string().nullable().default(null),
+    tasks: TasksConfig,
+    model: ModelConfig,
+    env: EnvConfig,
+    workers: WorkersConfig,
+    fault: FaultConfig,
+    supervisor: SupervisorConfig,
+    transport: TransportConfig,
+    chat: ChatConfig,
+    judge: JudgeConfig,
+    learner: LearnerConfig,
+    log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+  })
+  .superRefine((config, ctx) => {
+    // Before suites were plug-ins, env.suite webarena (the old default) meant "the task files",
+    // MiniArena's when no host was set; now it means WebArena's own containers. Say so up front
+    // rather than let every env worker fail to start.
+    if (config.env.suite === 'webarena' && config.webarena_host === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env', 'suite'],
+        message:
+          "env.suite webarena runs WebArena's own containers: set webarena_host, or use env.suite auto " +
+          '(or miniarena) for the embedded sites. A run directory written by tti before suites were ' +
+          'plug-ins says webarena where it meant MiniArena: resume it with --set env.suite=auto',
+      });
+  });
 
 export type Config = z.infer<typeof Config>;

@@ -82,3 +82,18 @@ test('an unknown preset names the file it looked for and the presets there are',
       /presets: .*quick/.test(e.message),
   );
 });
+
+test("an old run directory's env.suite webarena without a host is refused up front, saying how to resume it", () => {
+  // what tti wrote before suites were plug-ins: webarena was the default and meant the task files
+  const file = write('old-run.yaml', 'env:\n  suite: webarena\nwebarena_host: null\n');
+  assert.throws(
+    () => loadConfig(file),
+    (error: Error) =>
+      error instanceof ConfigError &&
+      error.message.includes(file) &&
+      /key 'env.suite'/.test(error.message) &&
+      error.message.includes('--set env.suite=auto'),
+  );
+  assert.equal(loadConfig(file, ['env.suite=auto']).env.suite, 'auto');
+  assert.equal(loadConfig(file, ['webarena_host=localhost']).env.suite, 'webarena');
+});
