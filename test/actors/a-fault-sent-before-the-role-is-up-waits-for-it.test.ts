@@ -2,7 +2,8 @@
 // host). A role fault (`slow`, `host-down`) that arrives in between must wait for the role, as
 // early commands do: it was dropped, and a test that injected `host-down` right after a run came
 // up failed whenever the env role started late. A fault worker that starts its role 30 s after
-// registering (long, so the fault is in before it even on a machine loaded many times over) stands
+// registering (long enough that the fault is in before it on a loaded machine; the test checks
+// that it was) stands
 // in for the slow env worker.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ interface LogLine {
 test('a role fault sent before the role is up reaches it once it starts', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
-  await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=30000']);
+  await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=15000']);
   await run.inject('fault-0', 'slow');
 
   const after = await run.waitFor(
