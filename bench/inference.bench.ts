@@ -13,12 +13,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { featuresOf } from '../src/model/without-tfjs.js';
 import { Inbound } from '../src/protocol/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
 import { cliEntry, projectRoot } from '../src/util/paths.js';
 import { type ModelCosts, modelCosts } from './inference-costs.js';
-import { type PageSource, pageSource } from './inference-pages.js';
+import { type PageSource, pageSource, toPolicyInput } from './inference-pages.js';
 
 const ENVS = 16;
 
@@ -109,7 +110,12 @@ const percentile = (xs: number[], q: number) =>
   xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 /** 16 clients, each with one request in flight, for `seconds`. */
-async function measure(worker: Worker, seconds: number, pages: PageSource): Promise<Measured> {
+async function measure(
+  worker: Worker,
+  seconds: number,
+  pages: PageSource,
+  featurize: Featurize,
+): Promise<Measured> {
   const endpoint = worker.act;
   const rejected = new RejectedFrames(() => undefined);
   const tuning = { lingerMs: 0, heartbeatIntervalMs: 1000, heartbeatTimeoutMs: 5000 };
@@ -125,9 +131,11 @@ async function measure(worker: Worker, seconds: number, pages: PageSource): Prom
     // Made before the request like an env worker's observation, and counted in the clients' CPU.
     const a = pages.ask(i, k);
     const episodeId = `env-${i}-${k}-${asked++}`;
+    // An env worker featurizes its page before it asks (model.featurize: env), as here.
+    const features = featurize === 'env' ? { features: featuresOf(toPolicyInput(a)) } : {};
     const sent = performance.now();
     const reply = await client.request(
-      { type: 'act_request', episodeId, ...a, greedy: false, temperature: 1 },
+      { type: 'act_request', episodeId, ...a, ...features, greedy: false, temperature: 1 },
       (m) => m.episodeId === episodeId && m.step === a.step,
       30000,
     );
@@ -170,7 +178,11 @@ async function stop(runDir: string): Promise<void> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+/** Where pages are featurized: by the clients (as env workers do by default) or by the worker. */
+type Featurize = 'env' | 'inference';
+
 interface Arm {
+  featurize: Featurize;
   maxBatch: number;
   maxWaitMs: number;
   actionsPerS: number[];
@@ -196,7 +208,10 @@ export interface InferenceBench {
   pages: PageSource['kind'];
   concurrentEnvs: number;
   backend: string;
+  /** the clients send features (model.featurize: env, the default) */
   batched: Arm;
+  /** the clients send raw observations, the worker featurizes (model.featurize: inference) */
+  batchedFeaturizingInWorker: Arm;
   unbatched: Arm;
   /** median batched actions/s over median unbatched actions/s */
   speedup: number;
@@ -208,7 +223,8 @@ export interface InferenceBench {
 }
 
 export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promise<InferenceBench> {
-  const arm = (maxBatch: number, maxWaitMs: number): Arm => ({
+  const arm = (maxBatch: number, maxWaitMs: number, featurize: Featurize = 'env'): Arm => ({
+    featurize,
     maxBatch,
     maxWaitMs,
     actionsPerS: [],
@@ -223,18 +239,20 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
     p95MsMedian: 0,
   });
   const batched = arm(16, 5);
+  const batchedFeaturizingInWorker = arm(16, 5, 'inference');
   const unbatched = arm(1, 0);
   let backend = '?';
   const pages = pageSource(ENVS);
   for (let round = 0; round < options.rounds; round++) {
     // Alternate which goes first: the machine's load drifts.
-    const order = round % 2 === 0 ? [batched, unbatched] : [unbatched, batched];
+    const arms = [batched, batchedFeaturizingInWorker, unbatched];
+    const order = round % 2 === 0 ? arms : [...arms].reverse();
     for (const a of order) {
       const worker = await startInference(a.maxBatch, a.maxWaitMs);
       backend = worker.backend;
       try {
         a.loadavg.push(round2(loadavg()[0]!));
-        const m = await measure(worker, options.seconds, pages);
+        const m = await measure(worker, options.seconds, pages, a.featurize);
         a.actionsPerS.push(m.actionsPerS);
         if (m.workerCpuMs !== null) a.workerCpuMsPerAction.push(m.workerCpuMs);
         a.clientCpuMsPerAction.push(m.clientCpuMs);
@@ -248,7 +266,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
     }
   }
   const model = await modelCosts(pages);
-  for (const a of [batched, unbatched]) {
+  for (const a of [batched, batchedFeaturizingInWorker, unbatched]) {
     a.median = median(a.actionsPerS);
     a.p95MsMedian = median(a.p95Ms);
     a.workerCpuMsMedian = a.workerCpuMsPerAction.length > 0 ? median(a.workerCpuMsPerAction) : null;
@@ -263,6 +281,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
     concurrentEnvs: ENVS,
     backend,
     batched,
+    batchedFeaturizingInWorker,
     unbatched,
     speedup: batched.median / unbatched.median,
     cpuSpeedup:

@@ -100,7 +100,8 @@ if (selected('inference')) {
       `speedup ${inference.speedup.toFixed(2)}× (floor ${inference.floor}×); worker CPU per action ` +
       `${inference.batched.workerCpuMsMedian?.toFixed(2)} vs ${inference.unbatched.workerCpuMsMedian?.toFixed(2)} ms ` +
       `(${inference.cpuSpeedup?.toFixed(2)}×), mean batch ${inference.batched.meanBatch.join('/')}; ` +
-      `p95 per action ${inference.batched.p95MsMedian} ms batched, ${inference.unbatched.p95MsMedian} ms unbatched\n`,
+      `p95 per action ${inference.batched.p95MsMedian} ms batched, ${inference.batchedFeaturizingInWorker.p95MsMedian} ms ` +
+      `batched with the worker featurizing, ${inference.unbatched.p95MsMedian} ms unbatched\n`,
   );
 }
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);

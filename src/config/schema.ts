@@ -152,6 +152,12 @@ export const ModelConfig = z
     backend: z.enum(['auto', 'gpu', 'node', 'wasm', 'cpu']).default('auto'),
     /** start from this checkpoint folder instead of a fresh init (eval, fine-tuning) */
     checkpoint: z.string().nullable().default(null),
+    /**
+     * where a page is featurized for the trainable policy: 'env', by the env worker that has it,
+     * so the inference worker runs only the network (docs/model.md, "Speed"); 'inference', by the
+     * inference worker from the raw observation
+     */
+    featurize: z.enum(['env', 'inference']).default('env'),
     /** dynamic batching in the inference worker */
     max_batch: PositiveInt.default(16),
     max_wait_ms: NonNegativeInt.default(5),

@@ -11,6 +11,9 @@ import { clean, contentOf, fnv1a, SHAPES, shapeOf, tokens } from './text.js';
 import { actionSignature } from './trail.js';
 import type { NodeColumns, PolicyInput, TrailStep } from './types.js';
 
+/** Hash buckets of the default network (network.ts), here so that env workers need not load it. */
+export const DEFAULT_BUCKETS = 16384;
+
 /** Task tokens kept (longer tasks are cut; MiniArena's longest is ≈45). */
 export const MAX_TASK_TOKENS = 64;
 

@@ -24,7 +24,8 @@ export {
 export { CheckpointStore } from './checkpoint-store.js';
 export { DemoFileError, type DemoFileReport, parseAxTreeText, readDemoFile } from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
-export { encodeObservation, padBatch } from './encode.js';
+export { DEFAULT_BUCKETS, type EncodedObservation, encodeObservation, padBatch } from './encode.js';
+export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export {
   DEFAULT_POLICY_OPTIONS,
@@ -35,6 +36,7 @@ export {
 export { type PretrainOptions, type PretrainReport, pretrain } from './pretrain.js';
 export { type FitReport, fitPrior, logPrior, type Prior, UNIFORM_PRIOR } from './prior.js';
 export { clean, DONE_ANSWER } from './text.js';
+export { redundantActions } from './trail.js';
 export {
   BcTrainer,
   type TrainerOptions,

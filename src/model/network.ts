@@ -12,6 +12,7 @@
 // gather costs µs per index on wasm); everything after pooling is a few batched matMuls.
 import {
   CANDIDATE_BAGS,
+  DEFAULT_BUCKETS,
   type EncodedBatch,
   KIND_SIZE,
   OBSERVATION_BAGS,
@@ -37,7 +38,7 @@ export interface NetworkOptions {
 }
 
 export const DEFAULT_NETWORK_OPTIONS: NetworkOptions = {
-  buckets: 16384,
+  buckets: DEFAULT_BUCKETS,
   embedDim: 32,
   hidden: 64,
   scorerHidden: 64,

@@ -4,7 +4,13 @@
 // batched forward pass scores a whole batch.
 import { SeededRandom } from '../util/index.js';
 import type { Candidate } from './candidates.js';
-import { type EncodedBatch, encodeBatch } from './encode.js';
+import {
+  type EncodedBatch,
+  type EncodedObservation,
+  encodeBatch,
+  encodeObservation,
+  padBatch,
+} from './encode.js';
 import {
   batchTensors,
   DEFAULT_NETWORK_OPTIONS,
@@ -153,15 +159,35 @@ export class TfjsPolicy {
    */
   act(batch: PolicyInput[], options: ActOptions, randomFor?: (b: number) => () => number): PolicyDecision[] {
     if (batch.length === 0) return [];
+    const observations = batch.map((input) => encodeObservation(input, { buckets: this.options.buckets }));
+    return this.actOn(
+      observations,
+      observations.map((o, b) => redundantActions(o.candidates, batch[b]!)),
+      options,
+      randomFor,
+    );
+  }
+
+  /**
+   * act() on observations encoded elsewhere (an env worker's features.ts), each with the
+   * candidates it must not choose while another is left.
+   */
+  actOn(
+    observations: readonly EncodedObservation[],
+    excluded: readonly ReadonlySet<number>[],
+    options: ActOptions,
+    randomFor?: (b: number) => () => number,
+  ): PolicyDecision[] {
+    if (observations.length === 0) return [];
     this.alive();
-    const encoded = this.encode(batch);
+    const encoded = padBatch(observations);
     const flat = this.logits(encoded);
     return encoded.candidates.map((candidates, b) =>
       decide(
         candidates,
         flat.subarray(b * encoded.C, b * encoded.C + candidates.length),
         randomFor === undefined ? options : { ...options, random: randomFor(b) },
-        redundantActions(candidates, batch[b]!),
+        excluded[b],
       ),
     );
   }

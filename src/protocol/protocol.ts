@@ -275,6 +275,48 @@ export const Observation = z.object({
 });
 export type Observation = z.infer<typeof Observation>;
 
+/** a column of finite numbers */
+const numberColumn = z.custom<number[]>((v) => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'number' || !Number.isFinite(v[i])) return false;
+  return true;
+}, 'expected an array of finite numbers');
+const WireBag = z.object({ tok: intColumn, off: intColumn });
+/** one candidate action as the encoder made it (src/model/candidates.ts) */
+const WireCandidate = z.object({
+  kind: z.string(),
+  action: z.string(),
+  node: z.number().int(),
+  text: z.string(),
+  source: z.string(),
+});
+
+/**
+ * A trainable policy's encoded observation, made by the env worker (src/model/features.ts) so the
+ * inference worker runs only the network. The shapes are checked where it is decoded, against the
+ * policy's own sizes; here, only that every column is numbers.
+ */
+export const PolicyFeatures = z.object({
+  buckets: z.number().int().positive(),
+  T: Count,
+  candidates: z.array(WireCandidate),
+  kind: intColumn,
+  /** per candidate (src/model/encode.ts CANDIDATE_BAGS) */
+  bags: z.object({ self: WireBag, context: WireBag, label: WireBag, argument: WireBag, value: WireBag }),
+  /** per observation (OBSERVATION_BAGS) */
+  observationBags: z.object({ url: WireBag, title: WireBag, history: WireBag, last: WireBag }),
+  scalars: numberColumn,
+  matchSelf: intColumn,
+  matchContext: intColumn,
+  matchArgument: intColumn,
+  matchLabel: intColumn,
+  taskTok: intColumn,
+  taskFlags: numberColumn,
+  observationScalars: numberColumn,
+  excluded: intColumn,
+});
+export type PolicyFeatures = z.infer<typeof PolicyFeatures>;
+
 /** The actions a task offers beyond the page's own; absent, everything is (stop included). */
 export const ActionOffers = z.object({
   /** `stop [answer]` / `ANSWER [text]`: MiniWoB++'s pages end episodes themselves and offer none */
@@ -309,6 +351,8 @@ export const ActRequest = z.object({
   screenshots: z.array(z.object({ step: Count, frame: Count })).optional(),
   /** the actions the task offers (absent: stop is offered) */
   offers: ActionOffers.optional(),
+  /** for the trainable policy: this step's encoded observation (absent: inference encodes it) */
+  features: PolicyFeatures.optional(),
 });
 export const ActReply = z.object({
   type: z.literal('act_reply'),

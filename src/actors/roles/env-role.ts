@@ -19,7 +19,7 @@ import {
   VIEWPORT,
 } from '../../envs/index.js';
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
-import { actionSignature, type TrailStep } from '../../model/without-tfjs.js';
+import { actionSignature, featuresOf, type TrailStep } from '../../model/without-tfjs.js';
 import {
   Channel,
   type EpisodeResultMessage,
@@ -33,6 +33,7 @@ import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { mixSeeds } from '../../util/index.js';
 import { HostHealth } from './host-health.js';
+import { policyInputOf } from './policy-input.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
 const TASK_REQUEST_TIMEOUT_MS = 5000;
@@ -126,6 +127,8 @@ export const envRole: RoleMain = async (ctx) => {
   // A chat policy sees a set-of-marks screenshot every step (TTI's multimodal prompt); the
   // trainable policy reads the text, and screenshots go only into records, per episode, below.
   const chatPolicy = ctx.config.policy_lm !== 'tfjs';
+  // The trainable policy's features are made here, where the page is (model.featurize).
+  const featurizeHere = !chatPolicy && ctx.config.model.featurize === 'env';
   const recording = ctx.config.env.record_episodes && ctx.runDir !== null;
   const viewport = host.browser.viewport ?? VIEWPORT;
   const judges = configuredJudges(ctx);
@@ -254,22 +257,23 @@ export const envRole: RoleMain = async (ctx) => {
         }));
         Object.assign(chatFields, { site: task.sites[0] ?? 'general', replies, screenshots });
       }
+      const request = {
+        ...chatFields,
+        type: 'act_request' as const,
+        episodeId: assignment.episodeId,
+        step,
+        horizon: assignment.horizon,
+        intent,
+        observation: wire,
+        history,
+        ...(chatPolicy ? {} : { trail }),
+        greedy: assignment.greedy,
+        temperature: assignment.temperature,
+        seed: mixSeeds(assignment.seed, step),
+        offers,
+      };
       const reply = await askInference(
-        {
-          ...chatFields,
-          type: 'act_request',
-          episodeId: assignment.episodeId,
-          step,
-          horizon: assignment.horizon,
-          intent,
-          observation: wire,
-          history,
-          ...(chatPolicy ? {} : { trail }),
-          greedy: assignment.greedy,
-          temperature: assignment.temperature,
-          seed: mixSeeds(assignment.seed, step),
-          offers,
-        },
+        featurizeHere ? { ...request, features: featuresOf(policyInputOf(request)) } : request,
         (m) => m.episodeId === assignment.episodeId && m.step === step,
         frames,
       );

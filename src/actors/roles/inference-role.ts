@@ -3,7 +3,15 @@
 // new weights from the learner only between batches. Every reply carries the policy version that
 // chose it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadBackend, type PolicyInput, type TensorFrames, TfjsPolicy } from '../../model/index.js';
+import {
+  type EncodedObservation,
+  encodedFrom,
+  encodeObservation,
+  loadBackend,
+  redundantActions,
+  type TensorFrames,
+  TfjsPolicy,
+} from '../../model/index.js';
 import {
   type ActRequestMessage,
   Channel,
@@ -14,6 +22,7 @@ import {
 import { SeededRandom } from '../../util/index.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
+import { policyInputOf } from './policy-input.js';
 import { startingPolicy } from './starting-policy.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
@@ -31,21 +40,6 @@ function initialPolicy(ctx: RoleContext): { policy: TfjsPolicy; version: number 
   }
   ctx.log.info(`policy v${start.loaded.version} from ${start.loaded.path}`);
   return { policy: start.loaded.policy, version: start.loaded.version };
-}
-
-function toPolicyInput(message: ActRequestMessage): PolicyInput {
-  const o = message.observation;
-  return {
-    intent: message.intent,
-    url: o.url,
-    nodes: o.nodes,
-    history: message.history,
-    ...(message.trail ? { trail: message.trail } : {}),
-    step: message.step,
-    horizon: message.horizon,
-    note: o.note,
-    ...(message.offers ? { offers: message.offers } : {}),
-  };
 }
 
 export const inferenceRole: RoleMain = async (ctx) => {
@@ -92,6 +86,30 @@ export const inferenceRole: RoleMain = async (ctx) => {
     }
   };
 
+  // The env worker's features when it sent them (model.featurize: env), else encoded here. Features
+  // this policy cannot use (encoded for other buckets, malformed) are counted, the first logged,
+  // and the raw observation encoded instead: the episode goes on.
+  let featuresRejectedLogged = false;
+  const observationOf = (
+    message: ActRequestMessage,
+  ): { encoded: EncodedObservation; excluded: ReadonlySet<number> } => {
+    if (message.features !== undefined) {
+      try {
+        const decoded = encodedFrom(message.features, policy.options.buckets);
+        ctx.counters.featuresUsed = (ctx.counters.featuresUsed ?? 0) + 1;
+        return decoded;
+      } catch (error) {
+        ctx.counters.featuresRejected = (ctx.counters.featuresRejected ?? 0) + 1;
+        if (!featuresRejectedLogged)
+          ctx.log.warn(`an env worker's features were not used (${(error as Error).message}); encoding here`);
+        featuresRejectedLogged = true;
+      }
+    }
+    const input = policyInputOf(message);
+    const encoded = encodeObservation(input, { buckets: policy.options.buckets });
+    return { encoded, excluded: redundantActions(encoded.candidates, input) };
+  };
+
   const random = new SeededRandom(ctx.config.seed * 7919 + Number(ctx.workerId.replace(/\D/g, '') || 0));
   let slowMs = 0;
   const answer = async (batch: Pending[]): Promise<void> => {
@@ -118,8 +136,10 @@ export const inferenceRole: RoleMain = async (ctx) => {
     }
     for (const group of groups.values()) {
       const { greedy, temperature } = group[0]!.message;
-      const decisions = policy.act(
-        group.map((p) => toPolicyInput(p.message)),
+      const inputs = group.map((p) => observationOf(p.message));
+      const decisions = policy.actOn(
+        inputs.map((i) => i.encoded),
+        inputs.map((i) => i.excluded),
         { greedy, temperature, topP: ctx.config.model.top_p, random: random.next },
         // A request's seed makes its draw independent of the batch and of arrival order.
         (b) => {
