@@ -174,6 +174,13 @@ export const ModelConfig = z
      * (docs/model.md, "Learning from a few successes online"); 0 turns it off
      */
     score_penalty: z.number().nonnegative().default(0.1),
+    /**
+     * word dropout in the online learner (encode.ts dropTokens; `tti-run pretrain --word-dropout`
+     * is its pretraining twin): each page and task token is hidden with this probability, so a
+     * few kept trajectories teach the exact-match facts that carry to other instances rather than
+     * the words of the ones kept; 0 turns it off
+     */
+    word_dropout: z.number().min(0).max(0.9).default(0),
     /** how many checkpoints the learner keeps */
     keep_checkpoints: PositiveInt.default(3),
   })

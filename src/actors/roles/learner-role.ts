@@ -63,6 +63,7 @@ export const learnerRole: RoleMain = async (ctx) => {
     learningRate: ctx.config.lm_lr,
     clipNorm: ctx.config.model.clip_norm,
     scorePenalty: ctx.config.model.score_penalty,
+    wordDropout: ctx.config.model.word_dropout,
   });
   if (optimizerState !== null) trainer.importState(optimizerState);
   ctx.counters.policyVersion = policyVersion;
