@@ -180,12 +180,20 @@ export class TfjsPolicy {
   ): PolicyDecision[] {
     if (observations.length === 0) return [];
     this.alive();
-    const encoded = padBatch(observations);
-    const flat = this.logits(encoded);
-    return encoded.candidates.map((candidates, b) =>
+    // One forward pass per group of similar candidate counts, then decisions in input order (a
+    // shared random stream draws the same batched or not).
+    const logits: Float32Array[] = new Array(observations.length);
+    for (const group of sizeGroups(observations.map((o) => o.candidates.length))) {
+      const encoded = padBatch(group.map((b) => observations[b]!));
+      const flat = this.logits(encoded);
+      group.forEach((b, k) => {
+        logits[b] = flat.subarray(k * encoded.C, k * encoded.C + observations[b]!.candidates.length);
+      });
+    }
+    return observations.map((o, b) =>
       decide(
-        candidates,
-        flat.subarray(b * encoded.C, b * encoded.C + candidates.length),
+        o.candidates,
+        logits[b]!,
         randomFor === undefined ? options : { ...options, random: randomFor(b) },
         excluded[b],
       ),
@@ -256,6 +264,33 @@ export class TfjsPolicy {
   private alive(): void {
     if (this.disposed) throw new Error('the policy was disposed');
   }
+}
+
+/**
+ * A batch's observations split into groups of similar candidate counts. A forward pass pads every
+ * observation to its group's largest count, and pages range from a dozen candidates to hundreds:
+ * padded to the batch's largest, a batch of 16 cost more per input than one at a time
+ * (bench/results/inference.json). A group grows while its padded size stays within `slack` of
+ * its real one.
+ */
+export function sizeGroups(sizes: readonly number[], slack = 1.25): number[][] {
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]! || a - b);
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let real = 0;
+  for (const i of order) {
+    const c = Math.max(1, sizes[i]!);
+    // ascending: with i, every member is padded to c
+    if (current.length > 0 && (current.length + 1) * c > slack * (real + c)) {
+      groups.push(current);
+      current = [];
+      real = 0;
+    }
+    current.push(i);
+    real += c;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
 }
 
 const NONE_EXCLUDED: ReadonlySet<number> = new Set();
