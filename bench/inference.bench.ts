@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { featuresOf } from '../src/model/without-tfjs.js';
+import { featuresOf, type PolicyFeatures } from '../src/model/without-tfjs.js';
 import { Inbound } from '../src/protocol/protocol.js';
 import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
@@ -22,6 +22,8 @@ import { type ModelCosts, modelCosts } from './inference-costs.js';
 import { type PageSource, pageSource, toPolicyInput } from './inference-pages.js';
 
 const ENVS = 16;
+/** the pages each client cycles through (featurized up front when it sends features) */
+const PAGES_PER_CLIENT = 40;
 
 function cli(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -101,6 +103,8 @@ interface Measured {
   workerCpuMs: number | null;
   /** the 16 clients' CPU time per action (their process), ms */
   clientCpuMs: number;
+  /** an env worker's CPU ms to featurize one page (features.ts), when the clients send features */
+  featurizeMsPerPage: number | null;
   /** each timed action's wait, request sent to reply received, ms: what an env waits per step */
   p50Ms: number;
   p95Ms: number;
@@ -124,15 +128,29 @@ async function measure(
     channel.connect(endpoint);
     return new Requester(channel);
   });
+  // Each env worker featurizes its own page in its own process before it asks (model.featurize:
+  // env). Here the 16 clients share one process, which featurizing would make the bottleneck (a
+  // reply waits while the process featurizes the others' pages): their pages are featurized up
+  // front, and the cost per page is reported apart (featurizeMsPerPage).
+  const featured: PolicyFeatures[][] = [];
+  let featurizeMs = 0;
+  if (featurize === 'env') {
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < ENVS; i++)
+      featured.push(
+        Array.from({ length: PAGES_PER_CLIENT }, (_, k) => featuresOf(toPolicyInput(pages.ask(i, k)))),
+      );
+    const used = process.cpuUsage(t0);
+    featurizeMs = (used.user + used.system) / 1000 / (ENVS * PAGES_PER_CLIENT);
+  }
   // Warm-up: the first forward passes compile kernels.
   let asked = 0;
   const waits: number[] = [];
   const ask = async (client: Requester<typeof Inbound.actToEnv>, i: number, k: number) => {
     // Made before the request like an env worker's observation, and counted in the clients' CPU.
-    const a = pages.ask(i, k);
+    const a = pages.ask(i, k % PAGES_PER_CLIENT);
     const episodeId = `env-${i}-${k}-${asked++}`;
-    // An env worker featurizes its page before it asks (model.featurize: env), as here.
-    const features = featurize === 'env' ? { features: featuresOf(toPolicyInput(a)) } : {};
+    const features = featurize === 'env' ? { features: featured[i]![k % PAGES_PER_CLIENT]! } : {};
     const sent = performance.now();
     const reply = await client.request(
       { type: 'act_request', episodeId, ...a, ...features, greedy: false, temperature: 1 },
@@ -165,6 +183,7 @@ async function measure(
     workerCpuMs:
       workerCpu0 === null || workerCpu1 === null ? null : ((workerCpu1 - workerCpu0) * 1000) / actions,
     clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / actions,
+    featurizeMsPerPage: featurize === 'env' ? featurizeMs : null,
     p50Ms: percentile(waits, 0.5),
     p95Ms: percentile(waits, 0.95),
   };
@@ -191,6 +210,8 @@ interface Arm {
   workerCpuMsPerAction: number[];
   workerCpuMsMedian: number | null;
   clientCpuMsPerAction: number[];
+  /** per round, when the clients send features: CPU ms an env worker spends featurizing a page */
+  featurizeMsPerPage: number[];
   /** mean requests per forward pass the worker reported (its `meanBatch` counter), per round */
   meanBatch: number[];
   /** 1-minute load average at the start of each round */
@@ -232,6 +253,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
     workerCpuMsPerAction: [],
     workerCpuMsMedian: null,
     clientCpuMsPerAction: [],
+    featurizeMsPerPage: [],
     meanBatch: [],
     loadavg: [],
     p50Ms: [],
@@ -256,6 +278,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
         a.actionsPerS.push(m.actionsPerS);
         if (m.workerCpuMs !== null) a.workerCpuMsPerAction.push(m.workerCpuMs);
         a.clientCpuMsPerAction.push(m.clientCpuMs);
+        if (m.featurizeMsPerPage !== null) a.featurizeMsPerPage.push(m.featurizeMsPerPage);
         a.p50Ms.push(round2(m.p50Ms));
         a.p95Ms.push(round2(m.p95Ms));
         const counters = (await status(worker.runDir))?.workers.find((w) => w.role === 'inference')?.counters;
