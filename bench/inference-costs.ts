@@ -6,7 +6,16 @@
 // batching can gain, whatever the transport and batcher do.
 import { loadavg } from 'node:os';
 import { pack, unpack } from 'msgpackr';
-import { loadBackend, type PolicyInput, seededRandom, TfjsPolicy } from '../src/model/index.js';
+import {
+  encodeObservation,
+  loadBackend,
+  type PolicyInput,
+  seededRandom,
+  TfjsPolicy,
+} from '../src/model/index.js';
+
+const NO_EXCLUSIONS: ReadonlySet<number>[] = Array.from({ length: 16 }, () => new Set<number>());
+
 import { type PageSource, toPolicyInput } from './inference-pages.js';
 
 export interface ModelCosts {
@@ -16,7 +25,7 @@ export interface ModelCosts {
   perCallMs: number;
   /** CPU ms per input of act at batch 1 and 16 */
   actPerInputMs: { batch1: number; batch16: number };
-  /** at batch 16, CPU ms per input of featurizing and of the network (upload, 3 matMuls, download) */
+  /** at batch 16, CPU ms per input of featurizing and of the network (grouped forward passes and decisions) */
   batch16PerInputMs: { encode: number; network: number };
   /** actPerInputMs.batch1 / actPerInputMs.batch16: what batching can gain at most */
   ceiling: number;
@@ -70,9 +79,12 @@ export async function modelCosts(source: PageSource, rounds = 7): Promise<ModelC
       used += cpuMs() - t;
       const again = pages(16);
       t = cpuMs();
-      const features = policy.encode(again);
+      const observations = again.map((input) =>
+        encodeObservation(input, { buckets: policy.options.buckets }),
+      );
       const t2 = cpuMs();
-      policy.logits(features);
+      // as the worker runs it: grouped by candidate count (policy.ts sizeGroups), then decided
+      policy.actOn(observations, NO_EXCLUSIONS, options);
       f += t2 - t;
       w += cpuMs() - t2;
     }
