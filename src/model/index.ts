@@ -31,6 +31,7 @@ export {
   DEFAULT_POLICY_OPTIONS,
   type PolicyOptions,
   seededRandom,
+  sizeGroups,
   TfjsPolicy,
 } from './policy.js';
 export { type PretrainOptions, type PretrainReport, pretrain } from './pretrain.js';
