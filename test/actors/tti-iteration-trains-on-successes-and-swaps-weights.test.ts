@@ -68,6 +68,9 @@ test('an iteration collects, trains on kept trajectories, publishes weights that
   assert.ok(inferenceLog);
   const lines = readFileSync(path.join(run.runDir, 'logs', inferenceLog), 'utf8');
   assert.match(lines, /weights v1 swapped in/);
+  // the env workers featurized their pages (model.featurize: env), and inference used what they sent
+  assert.match(lines, /acting on the env workers' features/);
+  assert.doesNotMatch(lines, /features were not used/);
   assert.match(lines, /tfjs backend|backend/i);
   // An idle inference worker swaps as the weights arrive: the supervisor, which waits for that
   // version before the eval, never ran into its timeout.

@@ -96,6 +96,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
     if (message.features !== undefined) {
       try {
         const decoded = encodedFrom(message.features, policy.options.buckets);
+        if (ctx.counters.featuresUsed === undefined) ctx.log.info("acting on the env workers' features");
         ctx.counters.featuresUsed = (ctx.counters.featuresUsed ?? 0) + 1;
         return decoded;
       } catch (error) {
