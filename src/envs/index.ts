@@ -42,6 +42,14 @@ export {
 } from './observation/columns.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
 export { stillLoading, TRUNCATION_MARKER } from './observation/observe.js';
+export {
+  actionOnPage,
+  type ElementKey,
+  type ReplayResult,
+  type ReplayStep,
+  replayPrefix,
+  replayStepOf,
+} from './replay-prefix.js';
 export { originsOf, WEBARENA_PLACEHOLDERS } from './tasks/hosts.js';
 export type { TaskFileReport, TaskLoadOptions, TaskSummary, TaskValidation } from './tasks/load.js';
 export {
