@@ -104,5 +104,13 @@ if (selected('inference')) {
       `batched with the worker featurizing, ${inference.unbatched.p95MsMedian} ms unbatched\n`,
   );
 }
+if (selected('restore')) {
+  const { restoreBench } = await import('./restore.bench.js');
+  const r = await restoreBench();
+  writeFileSync(path.join(resultsDir, 'restore.json'), `${JSON.stringify({ machine, ...r }, null, 2)}\n`);
+  process.stdout.write(
+    `restore (MiniArena, tier 3): ms by depth ${JSON.stringify(r.msByDepth)}; ${r.msPerReplayedStep} ms per replayed step; ${r.diverged} diverged\n`,
+  );
+}
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
 process.exit(0);
