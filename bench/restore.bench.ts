@@ -7,46 +7,15 @@ import { loadavg } from 'node:os';
 import {
   type ArenaSlot,
   closeSlots,
-  Driver,
-  type MiniArenaTask,
   ORACLE_ENV,
   ORACLE_HORIZON,
   openSlots,
   readSplit,
-  SOLVERS,
+  recordForReplay,
 } from '../src/arena/index.js';
-import {
-  type Action,
-  type BrowserEnv,
-  type Observation,
-  type ReplayStep,
-  replayPrefix,
-  replayStepOf,
-} from '../src/envs/index.js';
+import { replayPrefix } from '../src/envs/index.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** The oracle's steps of one task, recorded for replay. */
-async function oracleSteps(slot: ArenaSlot, raw: MiniArenaTask): Promise<ReplayStep[]> {
-  const task = slot.tasks.get(String(raw.task_id))!;
-  await slot.host.reset();
-  let obs: Observation = await slot.env.reset(task, { horizon: ORACLE_HORIZON });
-  const steps: ReplayStep[] = [];
-  const recorder = Object.create(slot.env) as BrowserEnv;
-  recorder.step = async (action: Action | string) => {
-    if (typeof action !== 'string' && action.type !== 'wait') steps.push(replayStepOf(action, obs.nodes));
-    const r = await slot.env.step(action);
-    if (r.observation) obs = r.observation;
-    return r;
-  };
-  await SOLVERS[raw.miniarena.template]!(new Driver(recorder, obs), {
-    taskId: String(raw.task_id),
-    template: raw.miniarena.template,
-    intent: raw.intent,
-    dict: raw.instantiation_dict,
-  });
-  return steps;
-}
 
 export interface RestoreBench {
   method: string;
@@ -68,7 +37,7 @@ export async function restoreBench(options = { rounds: 3, tasks: 3 }): Promise<R
       .filter((t, i, all) => all.findIndex((u) => u.miniarena.template === t.miniarena.template) === i)
       .slice(0, options.tasks);
     const recorded = [];
-    for (const raw of chosen) recorded.push({ raw, steps: await oracleSteps(slot, raw) });
+    for (const raw of chosen) recorded.push({ raw, steps: (await recordForReplay(slot, raw)).steps });
     const depths = [0, 2, 4, 8];
     const times = new Map<number, number[]>(depths.map((d) => [d, []]));
     let diverged = 0;

@@ -9,16 +9,15 @@ import { after, before, test } from 'node:test';
 import {
   type ArenaSlot,
   closeSlots,
-  Driver,
   type MiniArenaTask,
   ORACLE_ENV,
   ORACLE_HORIZON,
   openSlots,
   readSplit,
-  SOLVERS,
+  recordForReplay,
 } from '../../src/arena/index.js';
-import type { Action, BrowserEnv, Observation, ReplayStep } from '../../src/envs/index.js';
-import { actionOnPage, replayPrefix, replayStepOf } from '../../src/envs/index.js';
+import type { BrowserEnv, Observation, ReplayStep } from '../../src/envs/index.js';
+import { actionOnPage, replayPrefix } from '../../src/envs/index.js';
 
 let slot: ArenaSlot;
 before(async () => {
@@ -32,40 +31,7 @@ after(async () => {
 const pageOf = (o: Observation | null) =>
   o === null ? null : { url: o.url, elements: o.nodes.map((n) => `${n.role} ${n.name}`) };
 
-interface Recorded {
-  steps: ReplayStep[];
-  /** the page after each step */
-  pages: (Observation | null)[];
-  success: boolean;
-}
-
-/** The oracle's episode with each step recorded for replay. */
-async function record(raw: MiniArenaTask): Promise<Recorded> {
-  const task = slot.tasks.get(String(raw.task_id))!;
-  await slot.host.reset();
-  let obs: Observation = await slot.env.reset(task, { horizon: ORACLE_HORIZON });
-  const out: Recorded = { steps: [], pages: [], success: false };
-  const recorder = Object.create(slot.env) as BrowserEnv;
-  recorder.step = async (action: Action | string) => {
-    if (typeof action === 'string') throw new Error('the oracle acts with parsed actions');
-    const r = await slot.env.step(action);
-    if (action.type !== 'wait') {
-      out.steps.push(replayStepOf(action, obs.nodes));
-      out.pages.push(r.observation);
-    }
-    if (r.observation) obs = r.observation;
-    return r;
-  };
-  const d = new Driver(recorder, obs);
-  await SOLVERS[raw.miniarena.template]!(d, {
-    taskId: String(raw.task_id),
-    template: raw.miniarena.template,
-    intent: raw.intent,
-    dict: raw.instantiation_dict,
-  });
-  out.success = d.result?.record?.verdict.success ?? false;
-  return out;
-}
+const record = (raw: MiniArenaTask) => recordForReplay(slot, raw);
 
 test('replaying the first k steps on a reset host returns to the page after step k, and the episode finishes from there', async () => {
   // a long tier-3 train task: several pages, forms and element ids to find again

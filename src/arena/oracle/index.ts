@@ -43,5 +43,6 @@ export {
   ttiActionOf,
 } from './record-demos.js';
 export { type RecordLengthsResult, recordOracleLengths } from './record-lengths.js';
+export { type ReplayRecording, recordForReplay } from './record-replay.js';
 export { SOLVERS } from './solvers/index.js';
 export type { OracleTask, Solver } from './types.js';
