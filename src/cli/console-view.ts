@@ -86,7 +86,11 @@ export function renderRun(
     hosts.length > 1 || remote !== undefined
       ? hosts.flatMap((host) => {
           const members = snapshot.workers.filter((w) => (w.host ?? '-') === host);
-          const where = members.every((w) => w.remote) ? 'remote' : 'local';
+          const where = members.every((w) => w.remote)
+            ? 'remote'
+            : members.some((w) => w.remote)
+              ? 'local and remote'
+              : 'local';
           return [{ header: `host ${host} (${where}, ${members.length} workers)` }, ...members];
         })
       : snapshot.workers;

@@ -2,7 +2,6 @@
 // spawned one: its identity and CURVE keys come from its credential file, its `register` carries a
 // proof that it holds that key, and the endpoints the supervisor hands it are reached through the
 // address it joined (the supervisor may listen on 0.0.0.0, or behind a Service or a NAT).
-import os from 'node:os';
 import { type CurveSocketKeys, type Endpoints, type Role, registerProof } from '../../protocol/index.js';
 import { type Credential, LOCAL_KEY_ID, readCredential } from '../../run/index.js';
 
@@ -31,11 +30,9 @@ export function joinKeys(join: Join): CurveSocketKeys {
   };
 }
 
-export function joinRegistration(join: Join) {
+export function joinRegistration(join: Join, hostname: string) {
   const { id, role } = join.credential;
-  const hostname = os.hostname();
   return {
-    hostname,
     credential: {
       keyId: id,
       proof: registerProof(
@@ -50,12 +47,12 @@ export function joinRegistration(join: Join) {
 }
 
 /** A spawned worker of a CURVE run proves it holds the run's own client key (it never leaves the machine). */
-export function localRegistration(keys: CurveSocketKeys, role: Role) {
+export function localRegistration(keys: CurveSocketKeys, role: Role, hostname: string) {
   const proof = registerProof(
     { secretKey: keys.clientSecret, serverPublic: keys.serverPublic },
     LOCAL_KEY_ID,
     role,
-    os.hostname(),
+    hostname,
     process.pid,
   );
   return { credential: { keyId: LOCAL_KEY_ID, proof } };

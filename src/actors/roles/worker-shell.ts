@@ -43,6 +43,8 @@ export interface WorkerArgs {
   join?: Join | null;
   /** CURVE even on loopback: the run listens for remote workers */
   forceCurve?: boolean;
+  /** the machine's name in status (default: the hostname) */
+  hostname?: string;
 }
 
 /** What a role sees of its process. */
@@ -94,7 +96,8 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     name: args.workerId,
     level: args.logLevel,
     runDir: args.runDir,
-    consoleLevel: args.runDir === null ? 'info' : null,
+    // A joining worker also logs to its console, which its machine's manager collects.
+    consoleLevel: args.runDir === null || args.join ? 'info' : null,
   });
   const rejected = new RejectedFrames((message) => log.warn(message));
   // A control endpoint off loopback means the run's sockets use CURVE: the keys are in the run
@@ -251,13 +254,14 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
   };
 
   // Register once the receive loop is running, so the welcome has a reader from the start.
+  const hostname = args.hostname ?? os.hostname();
   await control.send({
     type: 'register',
     role: args.role,
     workerId: args.workerId,
     pid: process.pid,
-    hostname: os.hostname(),
-    ...(join ? joinRegistration(join) : curve ? localRegistration(curve, args.role) : {}),
+    hostname,
+    ...(join ? joinRegistration(join, hostname) : curve ? localRegistration(curve, args.role, hostname) : {}),
   });
   const timeout = new Promise<null>((resolve) =>
     setTimeout(() => resolve(null), args.registerTimeoutMs).unref(),

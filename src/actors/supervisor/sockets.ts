@@ -69,6 +69,10 @@ export async function openSupervisorSockets(
         lingerMs: config.transport.linger_ms,
         curve,
         onError: (error) => log.error(`the act relay failed: ${error.message}`),
+        onDrop: (what, error) =>
+          log.debug(
+            `act relay dropped one of its ${what}: ${(error as { code?: string }).code ?? error.message}`,
+          ),
       })
     : null;
   return { endpoints, sockets, gate, relay };

@@ -2,6 +2,9 @@
 // a run from another machine (`--join` with a credential from `tti-run credentials issue`). Its
 // role's code is imported when it runs, so a worker loads that role's modules only.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ROLES } from '../../protocol/index.js';
 import { defineCommand, exitWith, LOG_LEVELS } from '../command.js';
 
@@ -25,7 +28,12 @@ export const workerCommand = defineCommand({
         type: 'string',
         describe: "with --join: this worker's credential file (tti-run credentials issue)",
       })
-      .option('run-dir', { type: 'string', describe: 'where to write logs (a joining worker: optional)' })
+      .option('host', { type: 'string', describe: "this machine's name in status (default: its hostname)" })
+      .option('run-dir', {
+        type: 'string',
+        describe:
+          'where to write logs (a joining worker: its own work folder, default a new one under the temp dir)',
+      })
       .option('parent-pid', { type: 'number', describe: 'exit when this process is gone' })
       .option('curve', {
         type: 'boolean',
@@ -77,12 +85,16 @@ export const workerCommand = defineCommand({
         role: argv.role,
         workerId: join ? join.credential.id : (argv.id ?? ''),
         controlEndpoint: join ? join.endpoint : (argv.control ?? ''),
-        runDir: argv['run-dir'] ?? null,
+        // A joining worker keeps what it writes (logs, browser profiles, site logins) in a folder of
+        // its own, never in the working directory.
+        runDir:
+          argv['run-dir'] ?? (join ? mkdtempSync(path.join(tmpdir(), `tti-${join.credential.id}-`)) : null),
         parentPid: argv['parent-pid'] ?? null,
         logLevel: argv['log-level'],
         registerTimeoutMs: argv['register-timeout'],
         join,
         forceCurve: argv.curve,
+        ...(argv.host !== undefined ? { hostname: argv.host } : {}),
       },
       ROLE_MAINS[argv.role],
     );
