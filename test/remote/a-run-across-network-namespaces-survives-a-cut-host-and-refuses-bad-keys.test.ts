@@ -2,10 +2,11 @@
 // with CURVE, real Chromium): the supervisor with replay, learner and one inference worker in one
 // namespace, listening on its veth addresses; an env worker and an inference worker joined from a
 // second namespace; an env worker joined from a third. Cutting the third namespace's link mid-run
-// loses no success replay acknowledged to it, its episode goes back to the queue and the others
-// finish the run; its machine's manager (here, the test) starts it again once the link is back and
-// it takes work again. A worker with an unknown key, and one whose key was revoked, are refused at
-// the handshake and counted. Nothing is left at the end: no process, no namespace.
+// loses no success replay acknowledged to it, and the episode it held goes back to the queue and
+// is finished on the other host. Its machine's manager (here, the test) starts it again once the
+// link is back and it registers as a comeback, until its credential is revoked and the supervisor
+// drops it. A worker with an unknown key, and one whose key was revoked, are refused at the
+// handshake and counted. Nothing is left at the end: no process, no namespace.
 //
 // Needs root and `ip netns`; where they are missing the test fails and says so (it does not skip).
 import assert from 'node:assert/strict';
@@ -148,6 +149,33 @@ function keptIn(logFile: string): string[] {
     .map((l) => /episode (\S+) /.exec((JSON.parse(l) as { message: string }).message)?.[1] ?? '');
 }
 
+/** The episode this env worker started last. */
+function lastStarted(logFile: string): string {
+  const line = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('): started'))
+    .at(-1);
+  return /episode (\S+) /.exec(line ?? '')?.[1] ?? '';
+}
+
+/** Whether this env worker's log shows `episodeId` finished (scored, whatever the reward). */
+function finishedIn(logFile: string, episodeId: string): boolean {
+  return (
+    existsSync(logFile) &&
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .some((l) => l.includes(`"message":"episode ${episodeId} `) && l.includes(', reward '))
+  );
+}
+
+/** True when this env worker's log shows an episode started and not yet finished. */
+function runningIn(logFile: string): boolean {
+  const lines = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"message":"episode '));
+  return lines.at(-1)?.includes('): started') ?? false;
+}
+
 async function until<T>(
   what: string,
   timeoutMs: number,
@@ -184,6 +212,8 @@ test('a run across network namespaces survives a cut host, requeues its episode 
     tearDownNamespaces();
     run.cleanup();
   });
+  const t0 = Date.now();
+  const mark = (what: string) => t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
   tearDownNamespaces(); // a previous run of this pid's names, if any
   setUpNamespaces();
 
@@ -215,8 +245,9 @@ test('a run across network namespaces survives a cut host, requeues its episode 
 
   // The supervisor's namespace: replay, learner, one inference worker; every env worker joins.
   const sets = [
-    ...tinyRun(tasks, 2),
-    'rollout_size=14',
+    // More episodes than the test needs: the test, not the run's size, decides when it ends.
+    ...tinyRun(tasks, 1),
+    'rollout_size=400',
     'workers.env=0',
     'workers.inference=1',
     'remote.env=2',
@@ -252,7 +283,7 @@ test('a run across network namespaces survives a cut host, requeues its episode 
       '--run-dir',
       logDir,
       '--log-level',
-      'info',
+      'debug',
     ]);
     workers.push(w);
     return w;
@@ -266,7 +297,11 @@ test('a run across network namespaces survives a cut host, requeues its episode 
 
   // Host b works: at least one success acknowledged to it before its link goes.
   await until('host b to keep a success', 90_000, () => (keptIn(logB).length > 0 ? true : null));
+  // …and the cut comes while it runs an episode, so there is one to requeue.
+  await until('host b to start another episode', 90_000, () => (runningIn(logB) ? true : null));
   const keptBeforeCut = keptIn(logB);
+  const heldAtCut = lastStarted(logB);
+  mark('cut');
   inNs(NS.sup, 'ip', 'link', 'set', LINK.b, 'down');
 
   // Bad keys are refused at the handshake while the run goes on, and say so.
@@ -299,6 +334,7 @@ test('a run across network namespaces survives a cut host, requeues its episode 
     assert.match(attempt.output, /refused this worker's key \(ZAP 400\)/);
   }
 
+  mark('bad keys refused');
   // The supervisor gives up on host b by heartbeat and requeues what it held.
   const lost = await until('env-r1 lost', 30_000, async () => {
     const s = await status(runDir);
@@ -309,32 +345,42 @@ test('a run across network namespaces survives a cut host, requeues its episode 
 
   // The link comes back; b's worker has exited by itself (no word from the supervisor) and its
   // machine's manager starts it again: it joins under the same key and takes work.
+  mark('lost seen');
   inNs(NS.sup, 'ip', 'link', 'set', LINK.b, 'up');
   assert.equal(await firstB.exited, 1, firstB.output);
-  join(NS.b, ADDR.supB, 'env', envB, 'host-b', dirB);
+  const secondB = join(NS.b, ADDR.supB, 'env', envB, 'host-b', dirB);
   const back = await until('env-r1 back', 60_000, async () => {
     const s = await status(runDir);
     const w = s?.workers.find((x) => x.id === 'env-r1');
     return w?.state === 'ready' && w.restarts === 1 ? s : null;
   });
+  mark('back');
   assert.ok(back.workers.some((w) => w.id === 'env-r1' && w.host === 'host-b'));
 
-  // The run finishes; every success acknowledged to host b is in replay's log.
-  const supervisorLog = path.join(runDir, 'logs', 'supervisor.jsonl');
-  await until('the run to finish', 120_000, () =>
-    existsSync(path.join(runDir, 'supervisor.json')) ? null : true,
+  // Its credential is revoked: the supervisor drops it (it exits, told why) and the run goes on.
+  mark('revoking env-r1');
+  revokeCredential(runDir, 'env-r1');
+  assert.equal(await secondB.exited, 1, secondB.output);
+  assert.match(secondB.output, /the supervisor refused this worker: credential env-r1 revoked/);
+
+  // The episode host b held at the cut is finished by host a (same id: replay keeps it once).
+  const logA = path.join(dirA, 'logs', 'env-r0.jsonl');
+  await until(`${heldAtCut} to be finished on host a`, 90_000, () =>
+    finishedIn(logA, heldAtCut) ? true : null,
   );
-  const state = JSON.parse(readFileSync(path.join(runDir, 'state.json'), 'utf8')) as { iteration: number };
-  assert.equal(state.iteration, 2, 'both iterations completed');
+
+  // The run stops gracefully; every success acknowledged to host b is in replay's log.
+  const stopped = await cliInNs(NS.sup, ['stop', '--run-dir', runDir]);
+  assert.equal(stopped.code, 0, stopped.output);
+  mark('run stopped');
   const inReplay = new Set(readReplayLog(path.join(runDir, 'replay')).map((t) => t.episodeId));
   for (const id of keptBeforeCut) assert.ok(inReplay.has(id), `${id}, acknowledged to host b, is in replay`);
-  const log = readFileSync(supervisorLog, 'utf8');
+  const log = readFileSync(path.join(runDir, 'logs', 'supervisor.jsonl'), 'utf8');
   assert.match(log, /env-r1 \(remote, host-b\): no heartbeat/);
   assert.match(log, /env-r1 died holding 1 episode\(s\); they go back to the queue/);
   assert.match(log, /refused a connection from 10\.231\.1\.2: unknown key/);
   assert.match(log, /refused a connection from 10\.231\.1\.2: key env-r2 \(.{8}…\) was revoked/);
-  const rows = readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n');
-  assert.equal(rows.length, 2);
+  assert.match(log, /credential env-r1 revoked; dropping that worker/);
 
   // Nothing is left: the remote workers exited with the run, and the namespaces go.
   for (const w of workers) await Promise.race([w.exited, sleep(15_000)]);

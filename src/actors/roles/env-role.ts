@@ -225,6 +225,7 @@ export const envRole: RoleMain = async (ctx) => {
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const { task, label } = taskFor(assignment);
     const started = Date.now();
+    ctx.log.debug(`episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): started`);
     await host.beforeEpisode?.();
     let observation: Observation | null = await env.reset(task, {
       horizon: assignment.horizon,

@@ -255,14 +255,24 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
 
   // Register once the receive loop is running, so the welcome has a reader from the start.
   const hostname = args.hostname ?? os.hostname();
-  await control.send({
-    type: 'register',
-    role: args.role,
-    workerId: args.workerId,
-    pid: process.pid,
-    hostname,
-    ...(join ? joinRegistration(join, hostname) : curve ? localRegistration(curve, args.role, hostname) : {}),
-  });
+  await control
+    .send({
+      type: 'register',
+      role: args.role,
+      workerId: args.workerId,
+      pid: process.pid,
+      hostname,
+      ...(join
+        ? joinRegistration(join, hostname)
+        : curve
+          ? localRegistration(curve, args.role, hostname)
+          : {}),
+    })
+    .catch((error: unknown) => {
+      // Refused at the handshake meanwhile: the exit under way says why; this send's failure does not.
+      if (!exiting) throw error;
+    });
+  if (exiting) return new Promise<never>(() => undefined);
   const timeout = new Promise<null>((resolve) =>
     setTimeout(() => resolve(null), args.registerTimeoutMs).unref(),
   );
