@@ -113,4 +113,22 @@ if (selected('restore')) {
   );
 }
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
+if (selected('supervisor')) {
+  const { describeSupervisorBench, supervisorBench } = await import('./supervisor.bench.js');
+  // 32 then 128 simulated env workers: where the supervisor's cost grows, and how fast.
+  const runs = [];
+  for (const workers of [32, 128]) {
+    const r = await supervisorBench({
+      workers,
+      steps: 5,
+      stepMs: 200,
+      warmupMs: 5000,
+      windowMs: 20000,
+      port: 6500,
+    });
+    process.stdout.write(describeSupervisorBench(r));
+    runs.push(r);
+  }
+  writeFileSync(path.join(resultsDir, 'supervisor.json'), `${JSON.stringify({ machine, runs }, null, 2)}\n`);
+}
 process.exit(0);

@@ -62,7 +62,10 @@ export class RunHandle {
     if (info === null) return null;
     if (this.client === null || this.client.info.pid !== info.pid) {
       this.client?.close();
-      this.client = new StatusClient(info, curveFor(info.statusEndpoint, this.runDir.root));
+      this.client = new StatusClient(
+        info,
+        curveFor(info.statusEndpoint, this.runDir.root, info.curve ?? false),
+      );
     }
     const reply = await this.client.request({ type: 'status_request' }, STATUS_TIMEOUT_MS);
     return reply?.type === 'status_reply' ? reply.snapshot : null;
@@ -93,7 +96,10 @@ export class RunHandle {
   async stop(timeoutMs: number): Promise<boolean> {
     const info = this.supervisor();
     if (info === null) return true;
-    const client = new StatusClient(info, curveFor(info.statusEndpoint, this.runDir.root));
+    const client = new StatusClient(
+      info,
+      curveFor(info.statusEndpoint, this.runDir.root, info.curve ?? false),
+    );
     try {
       await client.request(
         { type: 'stop_request', token: readRunToken(this.runDir.token) },

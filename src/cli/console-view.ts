@@ -66,10 +66,39 @@ export function renderRun(
         down.map((w) => `${w.id}: ${w.labels.host ?? 'unreachable'}`).join('; '),
     );
   }
+  // A run that listens: who joined from other machines, and the connections refused at the gate.
+  const remote = snapshot.remote;
+  if (remote !== undefined) {
+    const joined = (role: string) =>
+      snapshot.workers.filter((w) => w.remote && w.role === role && w.state === 'ready').length;
+    lines.push(
+      `remote    listening at ${remote.listen}   env ${joined('env')} of ${remote.expected.env} joined` +
+        `   inference ${joined('inference')} of ${remote.expected.inference}` +
+        `   refused connections ${remote.refusedConnections}`,
+    );
+  }
   const dt = options.previous ? (snapshot.uptimeMs - options.previous.uptimeMs) / 1000 : 0;
   lines.push('');
   lines.push('worker        pid      state       restarts  heartbeat  rejected  rates');
-  for (const w of snapshot.workers) {
+  // Grouped by machine once there is more than one (workers that joined from elsewhere).
+  const hosts = [...new Set(snapshot.workers.map((w) => w.host ?? '-'))];
+  const byHost =
+    hosts.length > 1 || remote !== undefined
+      ? hosts.flatMap((host) => {
+          const members = snapshot.workers.filter((w) => (w.host ?? '-') === host);
+          const where = members.every((w) => w.remote)
+            ? 'remote'
+            : members.some((w) => w.remote)
+              ? 'local and remote'
+              : 'local';
+          return [{ header: `host ${host} (${where}, ${members.length} workers)` }, ...members];
+        })
+      : snapshot.workers;
+  for (const w of byHost) {
+    if ('header' in w) {
+      lines.push(w.header);
+      continue;
+    }
     const before = options.previous?.workers.find((p) => p.id === w.id);
     const rates = Object.entries(w.counters)
       .filter(([key]) => key !== 'policyVersion' && key !== 'weightBytes')

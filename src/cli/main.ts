@@ -7,6 +7,7 @@ import { hideBin } from 'yargs/helpers';
 import { arenaCommand } from './commands/arena.js';
 import { attachCommand } from './commands/attach.js';
 import { chaosCommand } from './commands/chaos.js';
+import { credentialsCommand } from './commands/credentials.js';
 import { evalCommand } from './commands/eval.js';
 import { exportSftCommand } from './commands/export-sft.js';
 import { horizonAblationCommand } from './commands/horizon-ablation.js';
@@ -38,6 +39,7 @@ await yargs(hideBin(process.argv))
   .command(injectCommand)
   .command(chaosCommand)
   .command(workerCommand)
+  .command(credentialsCommand)
   .command(tasksCommand)
   .command(arenaCommand)
   .demandCommand(1, 'name a command; see --help')

@@ -28,6 +28,29 @@ export const TransportConfig = z
     kind: z.enum(['ipc', 'tcp']).default('ipc'),
     host: z.string().default('127.0.0.1'),
     linger_ms: NonNegativeInt.default(200),
+    /**
+     * `tcp://ADDR:PORT` (`tti-run train --listen`): the run's sockets listen on ADDR, control at PORT
+     * and the rest on the ports after it, for workers on other machines; always CURVE, every client
+     * key checked against the run's allow-list. null: the run is reachable from this machine only
+     */
+    listen: z
+      .string()
+      .regex(/^tcp:\/\/(\[[0-9a-fA-F:]+\]|[^:/\s]+):([1-9][0-9]{0,4})$/, {
+        error: 'expected tcp://ADDR:PORT, e.g. tcp://0.0.0.0:5555',
+      })
+      .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65000, {
+        error: 'the port must leave room for the ports after it (at most 65000)',
+      })
+      .nullable()
+      .default(null),
+  })
+  .prefault({});
+
+/** Workers expected to join from other machines (`tti-run worker --join`), by role. */
+export const RemoteConfig = z
+  .strictObject({
+    env: NonNegativeInt.default(0),
+    inference: NonNegativeInt.default(0),
   })
   .prefault({});
 
@@ -302,6 +325,7 @@ export const Config = z
     fault: FaultConfig,
     supervisor: SupervisorConfig,
     transport: TransportConfig,
+    remote: RemoteConfig,
     chat: ChatConfig,
     judge: JudgeConfig,
     learner: LearnerConfig,
@@ -320,6 +344,15 @@ export const Config = z
           '(or miniarena) for the embedded sites. A run directory written by tti before suites were ' +
           'plug-ins says webarena where it meant MiniArena: resume it with --set env.suite=auto',
       });
+    // Remote workers reach a run only through its listening sockets.
+    for (const role of ['env', 'inference'] as const) {
+      if (config.remote[role] > 0 && config.transport.listen === null)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['remote', role],
+          message: `${config.remote[role]} remote ${role} workers need the run to listen: pass --listen tcp://ADDR:PORT (transport.listen)`,
+        });
+    }
   });
 
 export type Config = z.infer<typeof Config>;

@@ -1,11 +1,12 @@
 // ZeroMQ CURVE for a run whose sockets are reachable from other machines. ipc:// sockets in the run
 // directory and tcp:// on loopback are reachable only from this machine, and stay plain; a tcp://
-// endpoint on any other interface is encrypted with CURVE, keys generated into
-// RUN_DIR/curve/keys.json (0600, in a 0700 folder). Every socket that binds is a CURVE server
-// with the run's server key; every socket that connects must know the server's public key, which
-// only the run directory holds, so a peer without the file cannot complete the handshake. (A
-// ZAP handler that also checks client keys is not installed: the run has one client key pair.)
-// The key file itself belongs to the run directory (src/run/curve-keys.ts); this is the wire side.
+// endpoint on any other interface (or any endpoint of a run that listens for remote workers) is
+// encrypted with CURVE, keys generated into RUN_DIR/curve/keys.json (0600, in a 0700 folder).
+// Every socket that binds is a CURVE server with the run's server key; every socket that connects
+// is a client: local workers with the run's own client key pair, a remote worker with the key pair
+// of its credential (src/run/credentials.ts). Each process that binds runs a ZAP handler
+// (zap.ts) that lets in only the run's own key and allow-listed, unrevoked credentials.
+// The key files belong to the run directory (src/run/); this is the wire side.
 import { z } from 'zod';
 
 export const CurveKeys = z.object({
@@ -24,9 +25,22 @@ export function needsCurve(endpoint: string): boolean {
   return match !== null && !LOOPBACK.test(match[1] ?? '');
 }
 
+/**
+ * What a process's sockets need: the server's public key and a client key pair; the server's
+ * secret only in a process that binds (a remote worker never holds it). The run's key file is one.
+ */
+export interface CurveSocketKeys {
+  serverPublic: string;
+  serverSecret?: string;
+  clientPublic: string;
+  clientSecret: string;
+}
+
 /** Socket options: binding kinds are CURVE servers, connecting kinds CURVE clients of the run's server. */
-export function curveOptions(keys: CurveKeys | undefined, binds: boolean): object {
+export function curveOptions(keys: CurveSocketKeys | undefined, binds: boolean): object {
   if (keys === undefined) return {};
+  if (binds && keys.serverSecret === undefined)
+    throw new Error("a socket that binds needs the run's server secret, which only the run directory holds");
   return binds
     ? { curveServer: true, curvePublicKey: keys.serverPublic, curveSecretKey: keys.serverSecret }
     : {

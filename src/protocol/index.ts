@@ -3,5 +3,8 @@
 // tti, so a child process can depend on it without pulling in the supervisor.
 export * from './curve.js';
 export * from './protocol.js';
+export * from './register-proof.js';
 export * from './transport.js';
 export * from './validate.js';
+export * from './z85.js';
+export * from './zap.js';

@@ -76,6 +76,11 @@ export const Endpoints = z.object({
   weights: z.string(),
   /** per-worker sockets that exist only to be probed (fault role), by worker id */
   probe: z.record(z.string(), z.string()),
+  /**
+   * the supervisor's act relay for inference workers on other machines (they dial out and never
+   * bind): env workers send to `front` like any act socket, remote inference connects to `back`
+   */
+  relay: z.object({ front: z.string(), back: z.string() }).optional(),
 });
 export type Endpoints = z.infer<typeof Endpoints>;
 
@@ -87,6 +92,11 @@ export const Register = z.object({
   workerId: WorkerId,
   pid: z.number().int().positive(),
   hostname: z.string(),
+  /**
+   * a worker that joined from another machine: the id of its credential, and a proof that it holds
+   * that key's secret (src/protocol/register-proof.ts); its workerId is the key id
+   */
+  credential: z.object({ keyId: WorkerId, proof: z.string() }).optional(),
 });
 export const Heartbeat = z.object({
   type: z.literal('heartbeat'),
@@ -130,6 +140,8 @@ export const Registered = z.object({
   heartbeatIntervalMs: Count,
   /** a worker that hears nothing from the supervisor for this long exits by itself */
   supervisorTimeoutMs: Count,
+  /** the run's policy version now: a remote inference worker serves only once it has these weights */
+  policyVersion: Count.optional(),
 });
 export const HeartbeatAck = z.object({ type: z.literal('heartbeat_ack') });
 /** `host-down`: an env worker's web host stops answering for a while (tests and chaos) */
@@ -145,6 +157,14 @@ export const Command = z.discriminatedUnion('command', [
     command: z.literal('train'),
     iteration: Count,
     policyVersion: Count,
+  }),
+  /** learner: publish the current weights again (an inference worker joined late, or missed them) */
+  z.object({ type: z.literal('command'), command: z.literal('publish_weights') }),
+  /** env: the act sockets to use now (an inference worker on another machine joined or was lost) */
+  z.object({
+    type: z.literal('command'),
+    command: z.literal('act_endpoints'),
+    act: z.record(z.string(), z.string()),
   }),
 ]);
 export type CommandMessage = z.infer<typeof Command>;
@@ -433,7 +453,16 @@ export const Weights = z.object({
 
 // --- status: CLI DEALER → supervisor ROUTER, and the event stream (PUB → SUB) ---------------------
 
-export const WorkerState = z.enum(['starting', 'ready', 'unhealthy', 'restarting', 'stopping', 'stopped']);
+/** `lost`: a remote worker whose heartbeat stopped; its own machine's manager restarts it, not tti */
+export const WorkerState = z.enum([
+  'starting',
+  'ready',
+  'unhealthy',
+  'restarting',
+  'stopping',
+  'stopped',
+  'lost',
+]);
 export type WorkerState = z.infer<typeof WorkerState>;
 export const RunState = z.enum(['starting', 'running', 'stopping', 'stopped', 'failed']);
 export type RunState = z.infer<typeof RunState>;
@@ -450,6 +479,10 @@ export const WorkerSnapshot = z.object({
   rejectedFrames: Count,
   counters: z.record(z.string(), z.number()),
   labels: z.record(z.string(), z.string()),
+  /** the machine it runs on (its hostname) */
+  host: z.string().optional(),
+  /** joined from another machine (`tti-run worker --join`) rather than spawned by the supervisor */
+  remote: z.boolean().optional(),
 });
 export type WorkerSnapshot = z.infer<typeof WorkerSnapshot>;
 
@@ -478,6 +511,14 @@ export const StatusSnapshot = z.object({
   episodes: z.object({ done: Count, success: Count }),
   /** the TensorFlow.js backend the policy runs on (null before inference reports it) */
   backend: z.string().nullable(),
+  /** a run that listens for remote workers: how many are expected, and refused handshakes (ZAP) */
+  remote: z
+    .object({
+      listen: z.string(),
+      expected: z.object({ env: Count, inference: Count }),
+      refusedConnections: Count,
+    })
+    .optional(),
 });
 export type StatusSnapshot = z.infer<typeof StatusSnapshot>;
 

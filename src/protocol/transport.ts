@@ -6,7 +6,7 @@
 // validate is counted, logged (rate-limited) and dropped.
 import * as zmq from 'zeromq';
 import type { z } from 'zod';
-import { type CurveKeys, curveOptions } from './curve.js';
+import { type CurveSocketKeys, curveOptions } from './curve.js';
 import { type Decoded, decode, encode } from './protocol.js';
 
 export interface SocketTuning {
@@ -16,7 +16,7 @@ export interface SocketTuning {
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
   /** CURVE keys for sockets off loopback (src/protocol/curve.ts; the key file: src/run/curve-keys.ts); none on ipc and loopback */
-  curve?: CurveKeys;
+  curve?: CurveSocketKeys;
 }
 
 export const DEFAULT_TUNING: SocketTuning = {
@@ -51,7 +51,13 @@ export class RejectedFrames {
 }
 
 type AnySocket = zmq.Router | zmq.Dealer | zmq.Publisher | zmq.Subscriber | zmq.Push | zmq.Pull;
-export type Kind = 'router' | 'dealer' | 'pub' | 'sub' | 'push' | 'pull';
+/**
+ * `routed-dealer`: a DEALER that connects behind a ROUTER → DEALER relay; each message starts with
+ * the original sender's routing frame, so it receives and replies as a ROUTER does (an inference
+ * worker on another machine serving through the supervisor's act relay).
+ */
+export type Kind = 'router' | 'dealer' | 'routed-dealer' | 'pub' | 'sub' | 'push' | 'pull';
+const routes = (kind: Kind) => kind === 'router' || kind === 'routed-dealer';
 
 export interface Received<T> extends Decoded<T> {
   /** the sender's routing id, on a ROUTER */
@@ -100,6 +106,7 @@ export class Channel<S extends z.ZodType> {
           // mandatory: a reply to a peer that has gone throws (and is logged) instead of vanishing.
           return new zmq.Router({ ...common });
         case 'dealer':
+        case 'routed-dealer':
           return new zmq.Dealer(common);
         case 'pub':
           return new zmq.Publisher(common);
@@ -125,6 +132,13 @@ export class Channel<S extends z.ZodType> {
 
   disconnect(endpoint: string): void {
     this.socket.disconnect(endpoint);
+  }
+
+  /** Calls `listener` when a CURVE server refuses this socket's key (ZAP said no). */
+  onAuthFailure(listener: (address: string, status: number | null) => void): void {
+    this.socket.events.on('handshake:error:auth', (event) =>
+      listener(event.address, event.error?.status ?? null),
+    );
   }
 
   get endpoint(): string | null {
@@ -177,7 +191,7 @@ export class Channel<S extends z.ZodType> {
         if (this.closed || socket.closed) return null;
         throw error;
       }
-      const peer = this.kind === 'router' ? (frames.shift() ?? null) : null;
+      const peer = routes(this.kind) ? (frames.shift() ?? null) : null;
       const result = decode(schema, frames);
       if (result.ok) return { message: result.value.message, raw: result.value.raw, peer };
       this.rejected.record(this.name, result.reason);

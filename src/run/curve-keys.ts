@@ -42,9 +42,12 @@ export function readCurveKeys(runDir: string): CurveKeys {
   return parsed.data;
 }
 
-/** The keys a process needs for sockets on `endpoint`: none on ipc or loopback, the run's otherwise. */
-export function curveFor(endpoint: string, runDir: string | null): CurveKeys | undefined {
-  if (!needsCurve(endpoint)) return undefined;
+/**
+ * The keys a process needs for sockets on `endpoint`: none on ipc or loopback, the run's otherwise;
+ * `force`: the run's whatever the address (a run that listens for remote workers is CURVE throughout).
+ */
+export function curveFor(endpoint: string, runDir: string | null, force = false): CurveKeys | undefined {
+  if (!force && !needsCurve(endpoint)) return undefined;
   if (runDir === null) throw new Error(`${endpoint} is off loopback: CURVE keys are needed, pass --run-dir`);
   return readCurveKeys(runDir);
 }

@@ -1,6 +1,9 @@
-// A run on disk and from outside: its directory, CURVE key file, the process table that finds its
-// processes, and the client of a live supervisor's status socket.
+// A run on disk and from outside: its directory, CURVE key file, remote workers' credentials and
+// the gate that checks them, the process table that finds its processes, and the client of a live
+// supervisor's status socket.
+export * from './credentials.js';
 export * from './curve-keys.js';
+export * from './key-gate.js';
 export * from './process-table.js';
 export * from './run-dir.js';
 export * from './status-client.js';

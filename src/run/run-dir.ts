@@ -77,6 +77,8 @@ export const SupervisorInfo = z.object({
   eventsEndpoint: z.string(),
   /** every socket of the run, for `tti-run worker --control` on another host and for probes */
   endpoints: Endpoints,
+  /** the run's sockets take CURVE (off loopback, or listening for remote workers) */
+  curve: z.boolean().optional(),
 });
 export type SupervisorInfo = z.infer<typeof SupervisorInfo>;
 

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import {
   Channel,
-  type CurveKeys,
+  type CurveSocketKeys,
   Inbound,
   RejectedFrames,
   Requester,
@@ -22,7 +22,7 @@ export class StatusClient {
 
   constructor(
     readonly info: SupervisorInfo,
-    curve?: CurveKeys,
+    curve?: CurveSocketKeys,
   ) {
     this.tuning = { lingerMs: 0, heartbeatIntervalMs: 0, heartbeatTimeoutMs: 0, ...(curve ? { curve } : {}) };
     const channel = Channel.create('status', 'dealer', Inbound.statusToClient, this.rejected, this.tuning);
@@ -32,7 +32,7 @@ export class StatusClient {
 
   static forRun(runDir: RunDir): StatusClient {
     const info = readSupervisorInfo(runDir);
-    return new StatusClient(info, curveFor(info.statusEndpoint, runDir.root));
+    return new StatusClient(info, curveFor(info.statusEndpoint, runDir.root, info.curve ?? false));
   }
 
   /** The reply, or null when the supervisor did not answer in time. */

@@ -19,6 +19,7 @@ const COMMANDS = [
   ['inject'],
   ['chaos'],
   ['worker'],
+  ['credentials'],
   ['tasks', 'validate'],
   ['tasks', 'generate'],
   ['tasks', 'check'],

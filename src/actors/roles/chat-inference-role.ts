@@ -16,6 +16,7 @@ import {
   loadPromptTemplates,
 } from '../../model/chat/index.js';
 import { type ActRequestMessage, Channel, Inbound } from '../../protocol/index.js';
+import { actSocket } from './act-socket.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import type { RoleContext, RoleProcess } from './worker-shell.js';
 
@@ -53,7 +54,7 @@ function contextOf(message: ActRequestMessage, frames: readonly Buffer[]): Episo
   };
 }
 
-export async function chatInferenceRole(ctx: RoleContext, endpoint: string): Promise<RoleProcess> {
+export async function chatInferenceRole(ctx: RoleContext): Promise<RoleProcess> {
   const chat = ctx.config.chat;
   const templates = loadPromptTemplates(chat.prompt);
   const client = new ChatClient({
@@ -87,8 +88,9 @@ export async function chatInferenceRole(ctx: RoleContext, endpoint: string): Pro
   ctx.labels.backend = 'chat endpoint';
   ctx.log.info(`chat policy v${policyVersion}: model ${model} at ${chat.base_url} (prompt ${chat.prompt})`);
 
-  const act = Channel.create('act', 'router', Inbound.actToInference, ctx.rejected, ctx.tuning);
-  await act.bind(endpoint);
+  const socket = actSocket(ctx);
+  const act = socket.channel;
+  await socket.open();
   const weights = Channel.create('weights', 'sub', Inbound.weightsToInference, ctx.rejected, ctx.tuning);
   weights.connect(ctx.endpoints.weights);
   void weights.serve(({ message }) => {

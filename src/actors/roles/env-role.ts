@@ -156,8 +156,18 @@ export const envRole: RoleMain = async (ctx) => {
   taskChannel.connect(ctx.endpoints.tasks);
   const tasks = new Requester(taskChannel);
   const actChannel = Channel.create('act', 'dealer', Inbound.actToEnv, ctx.rejected, ctx.tuning);
-  // One DEALER connected to every inference worker: requests are spread over them.
-  for (const endpoint of Object.values(ctx.endpoints.act)) actChannel.connect(endpoint);
+  // One DEALER connected to every inference worker: requests are spread over them. The set changes
+  // when an inference worker on another machine joins or is lost (an `act_endpoints` command).
+  let actEndpoints = new Set(Object.values(ctx.endpoints.act));
+  for (const endpoint of actEndpoints) actChannel.connect(endpoint);
+  const useActEndpoints = (act: Record<string, string>): void => {
+    const next = new Set(Object.values(act));
+    for (const endpoint of actEndpoints) if (!next.has(endpoint)) actChannel.disconnect(endpoint);
+    for (const endpoint of next) if (!actEndpoints.has(endpoint)) actChannel.connect(endpoint);
+    if (next.size !== actEndpoints.size || [...next].some((e) => !actEndpoints.has(e)))
+      ctx.log.info(`act endpoints now: ${[...next].join(', ') || 'none'}`);
+    actEndpoints = next;
+  };
   const act = new Requester(actChannel);
   const trajectoryChannel = Channel.create(
     'trajectories',
@@ -215,6 +225,7 @@ export const envRole: RoleMain = async (ctx) => {
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const { task, label } = taskFor(assignment);
     const started = Date.now();
+    ctx.log.debug(`episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): started`);
     await host.beforeEpisode?.();
     let observation: Observation | null = await env.reset(task, {
       horizon: assignment.horizon,
@@ -437,6 +448,9 @@ export const envRole: RoleMain = async (ctx) => {
   })();
 
   return {
+    onCommand(command) {
+      if (command.command === 'act_endpoints') useActEndpoints(command.act);
+    },
     injectFault(fault) {
       if (fault !== 'host-down') return;
       if (!host.outage) {

@@ -15,6 +15,8 @@ import { readServedModel, SERVED_MODEL_FILE } from './chat-inference-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import type { RoleCommand, RoleContext, RoleProcess } from './worker-shell.js';
 
+type TrainCommand = Extract<RoleCommand, { command: 'train' }>;
+
 const SAMPLE_TIMEOUT_MS = 60000;
 /** A file the command may write in its output folder to name the model it produced. */
 export const MODEL_NAME_FILE = 'served_model_name';
@@ -85,7 +87,7 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
       });
     });
 
-  const onTrain = async (command: RoleCommand): Promise<void> => {
+  const onTrain = async (command: TrainCommand): Promise<void> => {
     const started = Date.now();
     const answer = (fields: Partial<TrainedMessage>) =>
       ctx.sendControl({
@@ -191,6 +193,12 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
   let stopping = false;
   return {
     onCommand(command) {
+      // An inference worker that joined late (or missed a publication) hears the weights again.
+      if (command.command === 'publish_weights') {
+        training = training.then(() => publish().catch(() => undefined));
+        return;
+      }
+      if (command.command !== 'train') return;
       training = training.then(() =>
         onTrain(command).catch((error: Error) => {
           ctx.log.error(`training failed: ${error.message}`);

@@ -12,4 +12,5 @@ export const ROLE_MAINS: Record<Role, () => Promise<RoleMain>> = {
   fault: async () => (await import('./fault-role.js')).faultRole,
 };
 
+export { readJoin } from './remote-join.js';
 export { runWorker, type WorkerArgs } from './worker-shell.js';

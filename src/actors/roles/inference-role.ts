@@ -20,6 +20,7 @@ import {
   type WeightsMessage,
 } from '../../protocol/index.js';
 import { SeededRandom } from '../../util/index.js';
+import { actSocket } from './act-socket.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
 import { policyInputOf } from './policy-input.js';
@@ -43,19 +44,28 @@ function initialPolicy(ctx: RoleContext): { policy: TfjsPolicy; version: number 
 }
 
 export const inferenceRole: RoleMain = async (ctx) => {
-  const endpoint = ctx.endpoints.act[ctx.workerId];
-  if (endpoint === undefined) throw new Error(`no act endpoint for ${ctx.workerId}`);
   // Any other policy_lm names a chat model behind an OpenAI-compatible endpoint.
-  if (ctx.config.policy_lm !== 'tfjs') return chatInferenceRole(ctx, endpoint);
+  if (ctx.config.policy_lm !== 'tfjs') return chatInferenceRole(ctx);
   const backend = await loadBackend(ctx.config.model.backend, (m) => ctx.log.info(m));
   ctx.labels.backend = backend;
   let { policy, version: policyVersion } = initialPolicy(ctx);
   ctx.counters.policyVersion = policyVersion;
 
-  const act = Channel.create('act', 'router', Inbound.actToInference, ctx.rejected, ctx.tuning);
-  await act.bind(endpoint);
+  const socket = actSocket(ctx);
+  const act = socket.channel;
+  // A worker that joins a run already past its first weights serves only once it has the run's
+  // (the learner publishes them again when the supervisor sees this worker behind).
+  let serving = false;
+  const openWhenCurrent = async (): Promise<void> => {
+    if (serving || policyVersion < ctx.runPolicyVersion) return;
+    serving = true;
+    await socket.open();
+    ctx.log.info(`serving v${policyVersion} on ${socket.where}`);
+  };
   const weights = Channel.create('weights', 'sub', Inbound.weightsToInference, ctx.rejected, ctx.tuning);
   weights.connect(ctx.endpoints.weights);
+  if (policyVersion < ctx.runPolicyVersion)
+    ctx.log.info(`waiting for weights v${ctx.runPolicyVersion} before serving (have v${policyVersion})`);
 
   // Weights that arrived while a batch ran wait here; only the newest matters.
   let incoming: { message: WeightsMessage; frames: Buffer[] } | null = null;
@@ -81,6 +91,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
       ctx.counters.policyVersion = policyVersion;
       ctx.counters.weightBytes = frames.reduce((n, f) => n + f.byteLength, 0);
       ctx.log.info(`weights v${policyVersion} swapped in (${frames.length} tensors)`);
+      void openWhenCurrent().catch((error: Error) => ctx.log.error(`act socket: ${error.message}`));
     } catch (error) {
       ctx.log.error(`weights v${message.policyVersion} rejected: ${(error as Error).message}`);
     }
@@ -174,7 +185,8 @@ export const inferenceRole: RoleMain = async (ctx) => {
     answer,
     (error) => ctx.log.error(`a batch failed: ${error.message}`),
   );
-  const serving = act.serve(({ message, peer }) => {
+  await openWhenCurrent();
+  const served = act.serve(({ message, peer }) => {
     if (peer !== null) batcher.push({ message, peer });
   });
 
@@ -183,7 +195,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
       await batcher.close();
       act.close();
       weights.close();
-      await serving.catch(() => undefined);
+      await served.catch(() => undefined);
       policy.dispose();
     },
     injectFault(fault: Fault) {

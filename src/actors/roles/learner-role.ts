@@ -24,6 +24,8 @@ import { openLearnerSockets } from './learner-sockets.js';
 import { startingPolicy } from './starting-policy.js';
 import type { RoleCommand, RoleMain } from './worker-shell.js';
 
+type TrainCommand = Extract<RoleCommand, { command: 'train' }>;
+
 const SAMPLE_TIMEOUT_MS = 60000;
 /** Training time between yields to the event loop (heartbeats, commands). */
 const YIELD_EVERY_MS = 100;
@@ -130,7 +132,7 @@ export const learnerRole: RoleMain = async (ctx) => {
   };
 
   let training: Promise<void> = Promise.resolve();
-  const onTrain = async (command: RoleCommand): Promise<void> => {
+  const onTrain = async (command: TrainCommand): Promise<void> => {
     const started = Date.now();
     if (command.iteration <= lastIteration && lastIteration > 0) {
       ctx.log.info(`iteration ${command.iteration} was trained already (v${policyVersion}); answering again`);
@@ -218,6 +220,12 @@ export const learnerRole: RoleMain = async (ctx) => {
 
   return {
     onCommand(command) {
+      // An inference worker that joined late (or missed a publication) hears the weights again.
+      if (command.command === 'publish_weights') {
+        training = training.then(() => publish().catch(() => undefined));
+        return;
+      }
+      if (command.command !== 'train') return;
       // One training pass at a time; a repeated command (the supervisor asking again) queues.
       training = training.then(() =>
         onTrain(command).catch((error: Error) => {

@@ -3,6 +3,7 @@
 // checkpoint `model.checkpoint` names (fine-tuning a trained policy, or an eval's policy), else a
 // fresh init. The run's own checkpoints come first: a worker restarted in a run that began from a
 // given checkpoint must not go back to it and lose what the run has learned since.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CheckpointStore, type LoadedModel, loadModelCheckpoint } from '../../model/index.js';
 import type { RoleContext } from './worker-shell.js';
@@ -23,6 +24,12 @@ export function startingPolicy(ctx: RoleContext): StartingPolicy | null {
     if (store.versions().length > 0) return { from: 'run', loaded: warned(ctx, loadModelCheckpoint(store)) };
   }
   const given = ctx.config.model.checkpoint;
+  // A worker on another machine may not have the file: it starts fresh, and the learner's weights
+  // reach it over PUB/SUB before it serves (inference-role.ts).
+  if (given !== null && ctx.remote && !existsSync(given)) {
+    ctx.log.warn(`model.checkpoint ${given} is not on this machine; waiting for the learner's weights`);
+    return null;
+  }
   return given === null ? null : { from: 'given', loaded: warned(ctx, loadModelCheckpoint(given)) };
 }
 

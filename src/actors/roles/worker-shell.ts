@@ -2,14 +2,16 @@
 // register, heartbeat, obey commands, exit by itself when the supervisor is gone.
 //
 // A child knows only its role, the control endpoint and the protocol, so the same shell runs a
-// worker spawned by a local supervisor or started by hand on another machine (`tti-run worker`).
+// worker spawned by a local supervisor or started on another machine (`tti-run worker --join`,
+// remote-join.ts: keys from its credential, endpoints through the address it joined). In a run
+// whose sockets take CURVE, a process that binds runs the run's key gate (ZAP, src/run/key-gate.ts).
 import os from 'node:os';
 import { Config } from '../../config/index.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/index.js';
 import {
   Channel,
   type CommandMessage,
-  type CurveKeys,
+  type CurveSocketKeys,
   type Endpoints,
   type Fault,
   Inbound,
@@ -18,7 +20,15 @@ import {
   type Role,
   type SocketTuning,
 } from '../../protocol/index.js';
-import { curveFor } from '../../run/index.js';
+import { curveFor, type KeyGate, startKeyGate } from '../../run/index.js';
+import {
+  type Join,
+  joinKeys,
+  joinRegistration,
+  localRegistration,
+  rehostAll,
+  rehostEndpoints,
+} from './remote-join.js';
 
 export interface WorkerArgs {
   role: Role;
@@ -29,6 +39,12 @@ export interface WorkerArgs {
   parentPid: number | null;
   logLevel: LogLevel;
   registerTimeoutMs: number;
+  /** joining from another machine: the supervisor's address and this worker's credential */
+  join?: Join | null;
+  /** CURVE even on loopback: the run listens for remote workers */
+  forceCurve?: boolean;
+  /** the machine's name in status (default: the hostname) */
+  hostname?: string;
 }
 
 /** What a role sees of its process. */
@@ -37,6 +53,10 @@ export interface RoleContext {
   readonly workerId: string;
   readonly runId: string;
   readonly runDir: string | null;
+  /** joined from another machine (no run directory, no socket of its own to bind for act) */
+  readonly remote: boolean;
+  /** the run's policy version when this worker registered */
+  readonly runPolicyVersion: number;
   readonly endpoints: Endpoints;
   readonly config: Config;
   readonly log: Logger;
@@ -52,7 +72,7 @@ export interface RoleContext {
 }
 
 /** The commands a role handles itself (the shell handles shutdown and faults). */
-export type RoleCommand = Extract<CommandMessage, { command: 'train' }>;
+export type RoleCommand = Extract<CommandMessage, { command: 'train' | 'publish_weights' | 'act_endpoints' }>;
 
 export interface RoleProcess {
   /** Finish in-flight work (within `deadlineMs`), then close the role's sockets. */
@@ -76,13 +96,20 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     name: args.workerId,
     level: args.logLevel,
     runDir: args.runDir,
-    consoleLevel: args.runDir === null ? 'info' : null,
+    // A joining worker also logs to its console, which its machine's manager collects.
+    consoleLevel: args.runDir === null || args.join ? 'info' : null,
   });
   const rejected = new RejectedFrames((message) => log.warn(message));
-  // A control endpoint off loopback means the run's sockets use CURVE: the keys are in the run directory.
-  let curve: CurveKeys | undefined;
+  // A control endpoint off loopback means the run's sockets use CURVE: the keys are in the run
+  // directory, or, for a worker that joins from elsewhere, in its credential.
+  const join = args.join ?? null;
+  let curve: CurveSocketKeys | undefined;
+  let gate: KeyGate | null = null;
   try {
-    curve = curveFor(args.controlEndpoint, args.runDir);
+    curve = join ? joinKeys(join) : curveFor(args.controlEndpoint, args.runDir, args.forceCurve ?? false);
+    // What this process binds (replay, learner, inference) lets in only the run's keys.
+    if (curve?.serverSecret !== undefined && args.runDir !== null && args.role !== 'env')
+      gate = await startKeyGate(args.runDir, curve, (message) => log.warn(message));
   } catch (error) {
     process.stderr.write(`${args.workerId}: ${(error as Error).message}\n`);
     process.exit(2);
@@ -94,6 +121,14 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     ...(curve ? { curve } : {}),
   };
   const control = Channel.create('control', 'dealer', Inbound.controlToWorker, rejected, tuning);
+  // An unknown or revoked key is refused at the handshake: nothing would ever answer, so say so.
+  control.onAuthFailure(
+    (address, status) =>
+      void exit(
+        2,
+        `the supervisor at ${address} refused this worker's key (ZAP ${status ?? '?'}): unknown or revoked`,
+      ),
+  );
   control.connect(args.controlEndpoint);
 
   let exiting = false;
@@ -107,6 +142,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
         process.stderr.write(`${args.workerId}: ${why}\n`);
       }
       control.close();
+      gate?.close();
       await flushLogger(log);
     }
     process.exit(code);
@@ -175,13 +211,17 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
           else if (message.command === 'fault') injectFault(message.fault);
           // A command can arrive between `registered` and the role being up (a learner loading
           // its checkpoint): it waits for the role rather than being lost.
-          else if (role === null) early.push(message);
-          else if (role.onCommand) role.onCommand(message);
+          else if (role === null) early.push(roleCommand(message));
+          else if (role.onCommand) role.onCommand(roleCommand(message));
           else log.warn(`ignored a '${message.command}' command: the ${args.role} role has no use for it`);
           return;
       }
     })
     .catch(die);
+
+  // Act endpoints of a remote worker are reached through the address it joined.
+  const roleCommand = (command: RoleCommand): RoleCommand =>
+    join && command.command === 'act_endpoints' ? { ...command, act: rehostAll(command.act, join) } : command;
 
   const injectFault = (fault: Fault): void => {
     log.warn(`fault injected: ${fault}`);
@@ -214,13 +254,25 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
   };
 
   // Register once the receive loop is running, so the welcome has a reader from the start.
-  await control.send({
-    type: 'register',
-    role: args.role,
-    workerId: args.workerId,
-    pid: process.pid,
-    hostname: os.hostname(),
-  });
+  const hostname = args.hostname ?? os.hostname();
+  await control
+    .send({
+      type: 'register',
+      role: args.role,
+      workerId: args.workerId,
+      pid: process.pid,
+      hostname,
+      ...(join
+        ? joinRegistration(join, hostname)
+        : curve
+          ? localRegistration(curve, args.role, hostname)
+          : {}),
+    })
+    .catch((error: unknown) => {
+      // Refused at the handshake meanwhile: the exit under way says why; this send's failure does not.
+      if (!exiting) throw error;
+    });
+  if (exiting) return new Promise<never>(() => undefined);
   const timeout = new Promise<null>((resolve) =>
     setTimeout(() => resolve(null), args.registerTimeoutMs).unref(),
   );
@@ -242,7 +294,12 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
       .send({
         type: 'heartbeat',
         workerId: args.workerId,
-        stats: { rejectedFrames: rejected.total, busy, counters, labels },
+        stats: {
+          rejectedFrames: rejected.total,
+          busy,
+          counters: gate === null ? counters : Object.assign(counters, { authRefused: gate.refused }),
+          labels,
+        },
       })
       .catch(() => undefined);
   }, welcome.heartbeatIntervalMs).unref();
@@ -252,7 +309,9 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     workerId: args.workerId,
     runId: welcome.runId,
     runDir: args.runDir,
-    endpoints: welcome.endpoints,
+    remote: join !== null,
+    runPolicyVersion: welcome.policyVersion ?? 0,
+    endpoints: join ? rehostEndpoints(welcome.endpoints, join) : welcome.endpoints,
     config: configResult.data,
     log,
     rejected,

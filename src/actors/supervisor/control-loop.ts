@@ -1,6 +1,7 @@
 // The control socket's loop: workers register, heartbeat, report errors and say goodbye, and each
 // message goes to that worker's actor; the learner's `trained` goes to the train coordinator. A
-// message naming a worker the run does not have, or the wrong role, is refused.
+// register is admitted first (admission.ts: a worker that joined from another machine gets its
+// actor there); a message naming a worker the run does not have, or the wrong role, is refused.
 import { dispatch, type Ref } from 'nact';
 import type { Logger } from '../../log/index.js';
 import type { Channel, Inbound, TrainedMessage } from '../../protocol/index.js';
@@ -9,7 +10,14 @@ import type { WorkerMsg, WorkerSpec } from './worker-actor.js';
 export interface WorkerEntry {
   spec: WorkerSpec;
   ref: Ref<WorkerMsg>;
+  /** joined from another machine */
+  remote?: boolean;
 }
+
+/** Decides a `register`: the worker's actor to hand it to, or why it is refused. */
+export type Admit = (
+  message: Extract<ReturnType<typeof Inbound.controlToSupervisor.parse>, { type: 'register' }>,
+) => { ok: true; ref: Ref<WorkerMsg> | null } | { ok: false; reason: string };
 
 /** Serves `control` until it closes; failures of the loop itself are logged. */
 export function serveControl(
@@ -17,12 +25,26 @@ export function serveControl(
   workers: ReadonlyMap<string, WorkerEntry>,
   onTrained: (message: TrainedMessage) => void,
   log: Logger,
+  /** who may register (admission.ts); a null ref: a spawned worker, found by its id */
+  admit: Admit = () => ({ ok: true, ref: null }),
 ): Promise<void> {
   const refuse = (peer: Buffer, reason: string) =>
     control.sendTo(peer, { type: 'refused', reason }).catch(() => undefined);
   return control
     .serve(async ({ message, peer }) => {
       if (peer === null) return;
+      if (message.type === 'register') {
+        const verdict = admit(message);
+        if (!verdict.ok) {
+          log.warn(`refused the register of ${message.workerId} from ${message.hostname}: ${verdict.reason}`);
+          await refuse(peer, verdict.reason);
+          return;
+        }
+        if (verdict.ref !== null) {
+          dispatch(verdict.ref, { kind: 'register', pid: message.pid, peer, hostname: message.hostname });
+          return;
+        }
+      }
       const worker = workers.get(message.workerId);
       if (worker === undefined) {
         await refuse(peer, `no worker '${message.workerId}' in this run`);
@@ -34,7 +56,12 @@ export function serveControl(
             await refuse(peer, `${message.workerId} is a ${worker.spec.role} worker`);
             return;
           }
-          dispatch(worker.ref, { kind: 'register', pid: message.pid, peer });
+          // A remote id is admitted above; a spawned worker's id here must not be a remote one.
+          if (worker.remote) {
+            await refuse(peer, `${message.workerId} is a remote worker: it registers with its credential`);
+            return;
+          }
+          dispatch(worker.ref, { kind: 'register', pid: message.pid, peer, hostname: message.hostname });
           return;
         case 'heartbeat':
           dispatch(worker.ref, { kind: 'heartbeat', stats: message.stats, peer });

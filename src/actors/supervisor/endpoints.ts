@@ -1,6 +1,9 @@
 // Where a run's sockets live. ipc:// files in the run directory by default: they need no port and
 // only local users with access to the directory can reach them. tcp:// on loopback (or a
 // configured host) when asked for, or when the run directory's path is too long for a Unix socket.
+// A run that listens for remote workers (`transport.listen: tcp://ADDR:PORT`) puts every socket on
+// ADDR at fixed ports from PORT in a fixed order (control first), so a firewall rule or a
+// Kubernetes Service can name them; `listenPorts` says which.
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../../config/index.js';
@@ -29,12 +32,9 @@ async function freePorts(host: string, count: number): Promise<number[]> {
   return ports;
 }
 
-export async function planEndpoints(
-  socketDir: string,
-  config: Config,
-  workerIds: { inference: string[]; fault: string[] },
-): Promise<{ endpoints: Endpoints; note: string | null }> {
-  const names = [
+/** The sockets of a run in the order their ports follow a listening run's PORT. */
+function socketNames(config: Config, workerIds: { inference: string[]; fault: string[] }): string[] {
+  return [
     'control',
     'tasks',
     'status',
@@ -42,13 +42,41 @@ export async function planEndpoints(
     'trajectories',
     'samples',
     'weights',
+    ...(config.remote.inference > 0 ? ['relay-front', 'relay-back'] : []),
     ...workerIds.inference.map((id) => `act-${id}`),
     ...workerIds.fault.map((id) => `probe-${id}`),
   ];
+}
+
+/** A listening run's host and its ports, PORT to PORT + n − 1; null when the run does not listen. */
+export function listenPorts(
+  config: Config,
+  workerIds: { inference: string[]; fault: string[] },
+): { host: string; first: number; last: number } | null {
+  const listen = config.transport.listen;
+  if (listen === null) return null;
+  const cut = listen.lastIndexOf(':');
+  const first = Number(listen.slice(cut + 1));
+  return {
+    host: listen.slice('tcp://'.length, cut),
+    first,
+    last: first + socketNames(config, workerIds).length - 1,
+  };
+}
+
+export async function planEndpoints(
+  socketDir: string,
+  config: Config,
+  workerIds: { inference: string[]; fault: string[] },
+): Promise<{ endpoints: Endpoints; note: string | null }> {
+  const names = socketNames(config, workerIds);
   let note: string | null = null;
   let address: (name: string, i: number) => string;
   const longest = Math.max(...names.map((n) => path.join(socketDir, `${n}.sock`).length));
-  if (config.transport.kind === 'ipc' && longest <= MAX_IPC_PATH) {
+  const listen = listenPorts(config, workerIds);
+  if (listen !== null) {
+    address = (_name, i) => `tcp://${listen.host}:${listen.first + i}`;
+  } else if (config.transport.kind === 'ipc' && longest <= MAX_IPC_PATH) {
     address = (name) => `ipc://${path.join(socketDir, `${name}.sock`)}`;
   } else {
     if (config.transport.kind === 'ipc') {
@@ -70,6 +98,7 @@ export async function planEndpoints(
       weights: at('weights'),
       act: Object.fromEntries(workerIds.inference.map((id) => [id, at(`act-${id}`)])),
       probe: Object.fromEntries(workerIds.fault.map((id) => [id, at(`probe-${id}`)])),
+      ...(config.remote.inference > 0 ? { relay: { front: at('relay-front'), back: at('relay-back') } } : {}),
     },
     note,
   };

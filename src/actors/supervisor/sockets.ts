@@ -1,7 +1,9 @@
 // The supervisor's own sockets: control (workers), tasks (env workers), status (the CLI) and the
 // event stream, bound where the run's endpoints say (planned here for every socket of the run).
-// Sockets other machines can reach are encrypted, with keys only the run directory holds. A stale
-// ipc file of a killed run is removed first, or the bind would fail.
+// Sockets other machines can reach are encrypted, with keys only the run directory holds, and the
+// key gate (ZAP, src/run/key-gate.ts) checks every client key. A run that listens for remote
+// workers is CURVE throughout, with an act relay when remote inference is expected. A stale ipc
+// file of a killed run is removed first, or the bind would fail.
 import { rmSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Config } from '../../config/index.js';
@@ -16,7 +18,8 @@ import {
   type RunEvent,
   type SocketTuning,
 } from '../../protocol/index.js';
-import { curveKeysFile, ensureCurveKeys, type RunDir } from '../../run/index.js';
+import { curveKeysFile, ensureCurveKeys, type KeyGate, type RunDir, startKeyGate } from '../../run/index.js';
+import { type ActRelay, startActRelay } from './act-relay.js';
 import { planEndpoints } from './endpoints.js';
 import type { WorkerSpec } from './worker-actor.js';
 
@@ -34,21 +37,45 @@ export async function openSupervisorSockets(
   specs: readonly WorkerSpec[],
   rejected: RejectedFrames,
   log: Logger,
-): Promise<{ endpoints: Endpoints; sockets: SupervisorSockets }> {
+): Promise<{
+  endpoints: Endpoints;
+  sockets: SupervisorSockets;
+  gate: KeyGate | null;
+  relay: ActRelay | null;
+}> {
   const ids = (role: string) => specs.filter((s) => s.role === role).map((s) => s.id);
   const { endpoints, note } = await planEndpoints(runDir.sockets, config, {
     inference: ids('inference'),
     fault: ids('fault'),
   });
   if (note) log.warn(note);
-  const curve = needsCurve(endpoints.control) ? ensureCurveKeys(runDir.root) : undefined;
-  if (curve) log.info(`sockets are off loopback: CURVE, keys in ${curveKeysFile(runDir.root)} (0600)`);
+  const listening = config.transport.listen !== null;
+  const curve = listening || needsCurve(endpoints.control) ? ensureCurveKeys(runDir.root) : undefined;
+  let gate: KeyGate | null = null;
+  if (curve) {
+    log.info(
+      `${listening ? `listening at ${config.transport.listen} for remote workers` : 'sockets are off loopback'}: CURVE, keys in ${curveKeysFile(runDir.root)} (0600)`,
+    );
+    // Before the first bind: no handshake may come in unchecked.
+    gate = await startKeyGate(runDir.root, curve, (message) => log.warn(message));
+  }
   const sockets = await bindSupervisorSockets(endpoints, {
     lingerMs: config.transport.linger_ms,
     curve,
     rejected,
   });
-  return { endpoints, sockets };
+  const relay = endpoints.relay
+    ? await startActRelay(endpoints.relay, {
+        lingerMs: config.transport.linger_ms,
+        curve,
+        onError: (error) => log.error(`the act relay failed: ${error.message}`),
+        onDrop: (what, error) =>
+          log.debug(
+            `act relay dropped one of its ${what}: ${(error as { code?: string }).code ?? error.message}`,
+          ),
+      })
+    : null;
+  return { endpoints, sockets, gate, relay };
 }
 
 /** Run events go to the event stream (`tti-run attach`) and to listeners in this process. */

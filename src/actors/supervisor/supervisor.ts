@@ -2,7 +2,10 @@
 // run's sockets, spawns a WorkerActor per child process (worker-pool.ts) and a RunActor for the
 // run's state, hands the sockets to their loops (control-loop.ts, task-loop.ts, status-loop.ts), the
 // learner to the train coordinator, and runs TTI's loop or an eval (run-mode.ts); on a stop it
-// shuts everything down in order.
+// shuts everything down in order. A run that listens (`--listen`) also admits workers that join from
+// other machines (admission.ts, remote-worker-actor.ts), tells env workers when the act relay for
+// remote inference has someone behind it, drops a worker whose credential is revoked, and has the
+// learner publish its weights again for an inference worker that is behind.
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +13,8 @@ import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
 import { type Endpoints, RejectedFrames, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
-import { type RunDir, type SupervisorInfo, writeFileAtomic } from '../../run/index.js';
+import { type RunDir, readCurveKeys, type SupervisorInfo, writeFileAtomic } from '../../run/index.js';
+import { admit } from './admission.js';
 import { serveControl } from './control-loop.js';
 import { EpisodeQueue } from './episode-queue.js';
 import { type RunMsg, type RunView, spawnRunActor } from './run-actor.js';
@@ -67,7 +71,14 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
 
   const rejected = new RejectedFrames((message) => log.warn(message));
-  const { endpoints, sockets } = await openSupervisorSockets(runDir, config, specs, rejected, log);
+  const { endpoints, sockets, gate, relay } = await openSupervisorSockets(
+    runDir,
+    config,
+    specs,
+    rejected,
+    log,
+  );
+  const runKeys = gate !== null ? readCurveKeys(runDir.root) : null;
   const events = new RunEvents(sockets.events);
   const publish = events.publish;
 
@@ -89,6 +100,23 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
   state.save({ ...state.progress, state: 'starting', reason: null });
 
+  // Env workers use the act relay only while a remote inference worker is behind it.
+  const remoteInference = new Set<string>();
+  const actNow = (): Record<string, string> =>
+    endpoints.relay && remoteInference.size > 0
+      ? { ...endpoints.act, relay: endpoints.relay.front }
+      : endpoints.act;
+  const isRemote = (id: string) => workers.entries.get(id)?.remote === true;
+  const remoteInferenceChanged = (id: string, ready: boolean): void => {
+    const before = remoteInference.size;
+    if (ready) remoteInference.add(id);
+    else remoteInference.delete(id);
+    if ((before === 0) === (remoteInference.size === 0)) return;
+    const message = { type: 'command', command: 'act_endpoints', act: actNow() };
+    for (const w of workers.entries.values())
+      if (w.spec.role === 'env') void workers.send(w.spec.id, message);
+  };
+
   const queue = new EpisodeQueue();
   const trainer = new TrainCoordinator(() => workers.first('learner'));
   const workers: WorkerPool = new WorkerPool(system, specs, {
@@ -101,23 +129,80 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       type: 'registered',
       runId,
       workerId: spec.id,
-      endpoints,
+      endpoints: { ...endpoints, act: actNow() },
       config,
       heartbeatIntervalMs: config.supervisor.heartbeat_interval_ms,
       supervisorTimeoutMs: Math.max(5000, config.supervisor.heartbeat_timeout_ms * 2),
+      policyVersion: state.loop.policyVersion,
     }),
     onGaveUp: (_spec, message) => void requestStop(message, true),
     onReady: (s) => {
       dispatch(runActor, { kind: 'worker_ready', workerId: s.id });
       if (s.role === 'learner') trainer.learnerReady();
+      if (s.role === 'inference' && isRemote(s.id)) remoteInferenceChanged(s.id, true);
     },
     onEvent: publish,
     onExit: (s) => {
       if (s.role === 'env') taskLoop.workerDied(s.id);
+      if (s.role === 'inference' && isRemote(s.id)) remoteInferenceChanged(s.id, false);
     },
   });
 
-  void serveControl(sockets.control, workers.entries, (message) => trainer.trained(message), log);
+  let refusedRegisters = 0;
+  void serveControl(
+    sockets.control,
+    workers.entries,
+    (message) => trainer.trained(message),
+    log,
+    (message) => {
+      const verdict = admit(message, {
+        config,
+        keys: runKeys,
+        allowList: gate?.list ?? { keys: [] },
+        joined: (role) => workers.joined(role),
+      });
+      if (verdict.kind === 'refused') {
+        refusedRegisters += 1;
+        return { ok: false, reason: verdict.reason };
+      }
+      if (verdict.kind === 'local') return { ok: true, ref: null };
+      return { ok: true, ref: workers.remote({ role: verdict.role, id: verdict.id }, message.hostname) };
+    },
+  );
+  // `tti-run credentials revoke`: the worker is told to go and its work goes back to the queue.
+  gate?.onRevoked((entries) => {
+    for (const entry of entries) {
+      log.warn(`credential ${entry.id} revoked; dropping that worker`);
+      const worker = workers.entries.get(entry.id);
+      if (worker !== undefined) dispatch(worker.ref, { kind: 'revoked' });
+    }
+  });
+  // An inference worker behind the learner (one that joined after the last publication, or missed
+  // it while its link was down) gets the weights again: PUB/SUB keeps nothing for late subscribers.
+  let lastRepublish = 0;
+  const weightsSync =
+    config.remote.inference > 0
+      ? setInterval(() => {
+          void workers.snapshots().then(
+            (all) => {
+              const learner = all.find((w) => w.role === 'learner' && w.state === 'ready');
+              const latest = learner?.counters.policyVersion ?? 0;
+              const behind = all.filter(
+                (w) =>
+                  w.role === 'inference' && w.state === 'ready' && (w.counters.policyVersion ?? 0) < latest,
+              );
+              if (learner === undefined || behind.length === 0 || Date.now() - lastRepublish < 3000) return;
+              lastRepublish = Date.now();
+              log.info(
+                `${behind.map((w) => w.id).join(', ')} behind v${latest}: the learner publishes again`,
+              );
+              void workers.send(learner.id, { type: 'command', command: 'publish_weights' });
+            },
+            () => undefined,
+          );
+        }, 1000)
+      : null;
+  weightsSync?.unref();
   const taskLoop = new TaskLoop(sockets.tasks, queue, {
     totals: state.loop.totals,
     episodeTimeoutMs: config.env.episode_timeout_ms,
@@ -138,6 +223,15 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       queue,
       tasks: taskLoop,
       keptBefore: () => state.loop.totals.kept,
+      ...(config.transport.listen !== null
+        ? {
+            remote: () => ({
+              listen: config.transport.listen ?? '',
+              expected: { env: config.remote.env, inference: config.remote.inference },
+              refusedConnections: (gate?.refused ?? 0) + refusedRegisters,
+            }),
+          }
+        : {}),
     },
     { stop: () => void requestStop('stop requested', false), fault: (id, fault) => workers.fault(id, fault) },
     log,
@@ -150,6 +244,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     statusEndpoint: endpoints.status,
     eventsEndpoint: endpoints.events,
     endpoints,
+    curve: runKeys !== null,
   };
   writeFileAtomic(runDir.supervisorInfo, `${JSON.stringify(info, null, 2)}\n`);
   log.info(
@@ -178,6 +273,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       dispatch(runActor, { kind: 'stopped' });
       await query(runActor, (replyTo: Ref<RunView>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS);
       for (const channel of Object.values(sockets)) channel.close();
+      if (weightsSync !== null) clearInterval(weightsSync);
+      relay?.close();
+      gate?.close();
       stopSystem(system);
       rmSync(runDir.supervisorInfo, { force: true });
       const outcome: RunOutcome = {

@@ -2,6 +2,7 @@
 // heartbeats, restart it with exponential backoff, and give up (telling the run) when it restarts
 // more often than the restart intensity allows.
 import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
+import { hostname } from 'node:os';
 import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
@@ -18,7 +19,7 @@ export interface WorkerSpec {
 export type WorkerMsg =
   | { kind: 'spawn' }
   | { kind: 'exited'; generation: number; code: number | null; signal: string | null }
-  | { kind: 'register'; pid: number; peer: Buffer }
+  | { kind: 'register'; pid: number; peer: Buffer; hostname?: string }
   | { kind: 'heartbeat'; stats: WorkerStats; peer: Buffer }
   | { kind: 'error'; message: string }
   | { kind: 'bye'; reason: string }
@@ -28,7 +29,9 @@ export type WorkerMsg =
   | { kind: 'kill' }
   | { kind: 'snapshot'; replyTo: Ref<WorkerSnapshot> }
   /** a command for the child (e.g. the learner's `train`); answers whether it went out */
-  | { kind: 'send'; message: object; replyTo: Ref<boolean> };
+  | { kind: 'send'; message: object; replyTo: Ref<boolean> }
+  /** its credential was revoked (remote workers; a spawned one has none) */
+  | { kind: 'revoked' };
 
 /** What a worker actor needs from the supervisor around it. */
 export interface WorkerEnv {
@@ -115,6 +118,8 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
       String(process.pid),
       '--log-level',
       env.config.log_level,
+      // A run that listens for remote workers is CURVE even on loopback.
+      ...(env.config.transport.listen !== null ? ['--curve'] : []),
     ];
     const child = spawnProcess(process.execPath, args, {
       detached: true,
@@ -330,6 +335,9 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           killGroup(state.pid);
           return { ...state, state: 'stopping' };
 
+        case 'revoked':
+          return state;
+
         case 'snapshot':
           dispatch(msg.replyTo, {
             role: spec.role,
@@ -342,6 +350,8 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
             rejectedFrames: state.stats.rejectedFrames,
             counters: state.stats.counters,
             labels: state.stats.labels,
+            host: hostname(),
+            remote: false,
           });
           return state;
       }

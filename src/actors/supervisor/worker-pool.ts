@@ -1,11 +1,14 @@
-// The run's workers: one WorkerActor per child process, by id. What the supervisor asks of them all
-// goes through here: their snapshots, a fault for one, and the stop in order of roles.
+// The run's workers: one WorkerActor per child process, by id, and one remote worker actor per
+// worker that joined from another machine (added when it first registers). What the supervisor
+// asks of them all goes through here: their snapshots, a command or fault for one, and the stop in
+// order of roles.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
 import type { Fault, Role, WorkerSnapshot } from '../../protocol/index.js';
 import type { WorkerEntry } from './control-loop.js';
+import { spawnRemoteWorkerActor } from './remote-worker-actor.js';
 import { spawnWorkerActor, type WorkerEnv, type WorkerMsg, type WorkerSpec } from './worker-actor.js';
 
 export const QUERY_TIMEOUT_MS = 2000;
@@ -32,8 +35,39 @@ export class WorkerPool {
   readonly entries = new Map<string, WorkerEntry>();
 
   /** Spawns an actor (and so a child process) per spec. */
-  constructor(system: Ref<never>, specs: readonly WorkerSpec[], env: WorkerEnv) {
+  constructor(
+    private readonly system: Ref<never>,
+    specs: readonly WorkerSpec[],
+    private readonly env: WorkerEnv,
+  ) {
     for (const spec of specs) this.entries.set(spec.id, { spec, ref: spawnWorkerActor(system, spec, env) });
+  }
+
+  /** The actor of a worker that joined from another machine; created at its first register. */
+  remote(spec: WorkerSpec, host: string): Ref<WorkerMsg> {
+    const known = this.entries.get(spec.id);
+    if (known !== undefined) return known.ref;
+    const ref = spawnRemoteWorkerActor(this.system, spec, host, this.env);
+    this.entries.set(spec.id, { spec, ref, remote: true });
+    return ref;
+  }
+
+  /** Ids of the remote workers of a role that joined at least once. */
+  joined(role: Role): Set<string> {
+    return new Set(
+      [...this.entries.values()].filter((w) => w.remote && w.spec.role === role).map((w) => w.spec.id),
+    );
+  }
+
+  /** Sends a control message to a worker; resolves whether it went out. */
+  send(workerId: string, message: object): Promise<boolean> {
+    const worker = this.entries.get(workerId);
+    if (worker === undefined) return Promise.resolve(false);
+    return query(
+      worker.ref,
+      (replyTo: Ref<boolean>) => ({ kind: 'send', message, replyTo }),
+      QUERY_TIMEOUT_MS,
+    );
   }
 
   /** The first worker of a role's actor (the learner's: there is one). */
@@ -58,7 +92,10 @@ export class WorkerPool {
   async awaitInferenceVersion(version: number, running: () => boolean, log: Logger): Promise<void> {
     const deadline = Date.now() + INFERENCE_SWAP_TIMEOUT_MS;
     while (Date.now() < deadline && running()) {
-      const inference = (await this.snapshots()).filter((w) => w.role === 'inference');
+      // A remote worker that is lost or not there yet does not hold the run back.
+      const inference = (await this.snapshots()).filter(
+        (w) => w.role === 'inference' && (!w.remote || w.state === 'ready'),
+      );
       if (inference.every((w) => (w.counters.policyVersion ?? 0) >= version)) return;
       await sleep(100);
     }

@@ -220,6 +220,11 @@ export const trainCommand = defineCommand({
         default: [] as string[],
         describe: 'override a config key: key.path=value',
       })
+      .option('listen', {
+        type: 'string',
+        describe:
+          'open the run to workers on other machines at tcp://ADDR:PORT (control at PORT, the other sockets on the ports after it; CURVE, keys checked against the allow-list)',
+      })
       .options(SUITE_OPTIONS)
       .option('log-level', { choices: LOG_LEVELS })
       .option('view', {
@@ -236,6 +241,10 @@ export const trainCommand = defineCommand({
         'in the background, 4 env workers',
       )
       .example('$0 train --preset quick --run-dir runs/quick', 'a short run that shows learning on 2 cores')
+      .example(
+        '$0 train --run-dir runs/big --listen tcp://0.0.0.0:5555 --set remote.env=8',
+        'eight more env workers join from other machines (tti-run worker --join)',
+      )
       .example('$0 train --resume --run-dir runs/demo', 'continue a stopped or crashed run'),
   handler: (argv) =>
     exitWith(() =>
@@ -244,7 +253,11 @@ export const trainCommand = defineCommand({
         runDir: argv['run-dir'],
         detach: argv.detach,
         resume: argv.resume,
-        set: [...argv.set.map(String), ...suiteSets(argv)],
+        set: [
+          ...argv.set.map(String),
+          ...suiteSets(argv),
+          ...(argv.listen !== undefined ? [`transport.listen=${argv.listen}`] : []),
+        ],
         presets: argv.preset.map(String),
         logLevel: argv['log-level'],
         view: argv.view,

@@ -1,0 +1,31 @@
+// The inference worker's act socket. A local worker binds its own ROUTER, which env workers connect
+// to. One that joined from another machine binds nothing (it dials out only, so it needs no open
+// port or address of its own): it connects a routed DEALER to the supervisor's act relay, which
+// passes env workers' requests through with their routing frame, and it answers the same way.
+import { Channel, Inbound } from '../../protocol/index.js';
+import type { RoleContext } from './worker-shell.js';
+
+export interface ActSocket {
+  channel: Channel<typeof Inbound.actToInference>;
+  /** Starts taking requests: bound, or connected to the relay. */
+  open(): Promise<void>;
+  /** where requests come from, for logs */
+  where: string;
+}
+
+export function actSocket(ctx: RoleContext): ActSocket {
+  const own = ctx.endpoints.act[ctx.workerId];
+  if (own !== undefined && !ctx.remote) {
+    const channel = Channel.create('act', 'router', Inbound.actToInference, ctx.rejected, ctx.tuning);
+    return { channel, open: () => channel.bind(own), where: own };
+  }
+  const relay = ctx.endpoints.relay;
+  if (relay === undefined)
+    throw new Error(`no act endpoint for ${ctx.workerId}, and the run has no act relay for remote inference`);
+  const channel = Channel.create('act', 'routed-dealer', Inbound.actToInference, ctx.rejected, ctx.tuning);
+  return {
+    channel,
+    open: async () => channel.connect(relay.back),
+    where: `the supervisor's act relay (${relay.back})`,
+  };
+}

@@ -1,0 +1,86 @@
+// The act relay for inference workers on other machines. A remote inference worker dials out only
+// (no port of its own to open, no address env workers must learn), so the supervisor binds a ROUTER
+// front, which env workers use as one more act socket, and a DEALER back, which remote inference
+// workers connect to (src/actors/roles/act-socket.ts is the other end). Each request goes on with
+// its sender's routing frame, round-robin over the inference workers behind; each reply comes back
+// with it and goes to that sender. Frames are passed as they are, never decoded. (libzmq's own
+// proxy, zmq.Proxy, failed here at once with EAGAIN; two loops do the same job.)
+import * as zmq from 'zeromq';
+import { type CurveSocketKeys, curveOptions } from '../../protocol/index.js';
+
+export interface ActRelay {
+  /** requests and replies passed through, and requests dropped for want of an inference worker */
+  readonly counts: { requests: number; replies: number; dropped: number };
+  close(): void;
+}
+
+/** A request no inference worker takes within this long is dropped; the env worker sends it again. */
+const SEND_TIMEOUT_MS = 1000;
+
+export async function startActRelay(
+  relay: { front: string; back: string },
+  o: {
+    lingerMs: number;
+    curve: CurveSocketKeys | undefined;
+    onError: (error: Error) => void;
+    onDrop?: (what: 'requests' | 'replies', error: Error) => void;
+  },
+): Promise<ActRelay> {
+  const common = {
+    linger: o.lingerMs,
+    heartbeatInterval: 1000,
+    heartbeatTimeout: 5000,
+    heartbeatTimeToLive: 5000,
+    ...curveOptions(o.curve, true),
+  };
+  const front = new zmq.Router(common);
+  const back = new zmq.Dealer({ ...common, sendTimeout: SEND_TIMEOUT_MS });
+  await front.bind(relay.front);
+  await back.bind(relay.back);
+  const counts = { requests: 0, replies: 0, dropped: 0 };
+  let closed = false;
+  const pass = async (
+    from: zmq.Router | zmq.Dealer,
+    to: zmq.Router | zmq.Dealer,
+    count: 'requests' | 'replies',
+  ) => {
+    for (;;) {
+      let frames: Buffer[];
+      try {
+        frames = await from.receive();
+      } catch (error) {
+        if (closed) return;
+        // zeromq.js wakes a bound CURVE DEALER (with a ZAP handler in the process) once a peer's
+        // handshake completes and then reports EAGAIN: nothing arrived, receive again.
+        if ((error as { code?: string }).code === 'EAGAIN') continue;
+        throw error;
+      }
+      try {
+        await to.send(frames);
+        counts[count] += 1;
+      } catch (error) {
+        if (closed) return;
+        // No inference worker behind the relay took it in time (EAGAIN), or its env worker is
+        // gone: dropped, and the env worker sends it again. Nothing here is worth a dead relay.
+        counts.dropped += 1;
+        o.onDrop?.(count, error as Error);
+      }
+    }
+  };
+  for (const [from, to, count] of [
+    [front, back, 'requests'],
+    [back, front, 'replies'],
+  ] as const)
+    pass(from, to, count).catch((error: Error) => {
+      if (!closed) o.onError(error);
+    });
+  return {
+    counts,
+    close() {
+      if (closed) return;
+      closed = true;
+      front.close();
+      back.close();
+    },
+  };
+}
