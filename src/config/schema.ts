@@ -267,6 +267,22 @@ export const LearnerConfig = z
   })
   .prefault({});
 
+/** How collection episodes are run (issue 23): TTI's episodes, or a search over each task's states. */
+export const CollectConfig = z
+  .strictObject({
+    /**
+     * none: one episode per task assignment (TTI); branch: the episode, then rollouts that go back
+     * to pages found earlier (a reset and a replay of the way there) and act from them, until a
+     * success or the budget (src/search)
+     */
+    search: z.enum(['none', 'branch']).default('none'),
+    /** env steps one search may spend on its task, replayed steps included */
+    search_budget: PositiveInt.default(60),
+    /** steps the policy acts from a page gone back to, before the search goes back again */
+    search_burst: PositiveInt.default(5),
+  })
+  .prefault({});
+
 export const Config = z
   .strictObject({
     run_name: z.string().min(1).default('tti'),
@@ -319,6 +335,7 @@ export const Config = z
     /** external WebArena host (TTI's key); null runs the embedded MiniArena */
     webarena_host: z.string().nullable().default(null),
     tasks: TasksConfig,
+    collect: CollectConfig,
     model: ModelConfig,
     env: EnvConfig,
     workers: WorkersConfig,

@@ -222,6 +222,10 @@ export const EpisodeResult = z.object({
   durationMs: z.number(),
   /** a chat policy's tokens over the episode */
   usage: TokenUsage.optional(),
+  /** a collection search's work (collect.search: branch); `steps` then counts all its env steps */
+  search: z
+    .object({ rollouts: Count, cells: Count, envSteps: Count, diverged: Count, deepest: Count })
+    .optional(),
 });
 export type EpisodeResultMessage = z.infer<typeof EpisodeResult>;
 export const ResultAck = z.object({ type: z.literal('result_ack'), requestId: Count, episodeId: z.string() });

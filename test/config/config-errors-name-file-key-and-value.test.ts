@@ -97,3 +97,13 @@ test("an old run directory's env.suite webarena without a host is refused up fro
   assert.equal(loadConfig(file, ['env.suite=auto']).env.suite, 'auto');
   assert.equal(loadConfig(file, ['webarena_host=localhost']).env.suite, 'webarena');
 });
+
+test('collection search keys default to TTI and name a bad value', () => {
+  const file = write('search.yaml', '');
+  assert.equal(loadConfig(file).collect.search, 'none');
+  const on = loadConfig(file, ['collect.search=branch', 'collect.search_budget=40']);
+  assert.equal(on.collect.search, 'branch');
+  assert.equal(on.collect.search_budget, 40);
+  assert.throws(() => loadConfig(file, ['collect.search=mcts']), /key 'collect.search': got "mcts"/);
+  assert.throws(() => loadConfig(file, ['collect.search_burst=0']), /key 'collect.search_burst': got 0/);
+});

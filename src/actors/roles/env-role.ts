@@ -9,9 +9,11 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  type Action,
   type AnswerJudge,
   BrowserEnv,
   chatJudges,
+  type EpisodeRecord,
   type Judge,
   type Observation,
   observationColumns,
@@ -30,8 +32,9 @@ import {
   type Observation as WireObservation,
 } from '../../protocol/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
+import { branchSearch, type Decision, type SearchStats, type Taken } from '../../search/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
-import { mixSeeds } from '../../util/index.js';
+import { mixSeeds, SeededRandom } from '../../util/index.js';
 import { HostHealth } from './host-health.js';
 import { policyInputOf } from './policy-input.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
@@ -222,152 +225,229 @@ export const envRole: RoleMain = async (ctx) => {
     }
   };
 
+  /** The env's page as the wire carries it (made once per page: trails read earlier pages again). */
+  const wires = new WeakMap<Observation, WireObservation>();
+  const wireOf = (observation: Observation): WireObservation => {
+    let wire = wires.get(observation);
+    if (wire === undefined) {
+      wire = toWire(observation, viewport);
+      wires.set(observation, wire);
+    }
+    return wire;
+  };
+
+  /**
+   * The policy's action on `observation` after the episode's earlier steps (`taken`): one act
+   * request, sent again until an inference worker answers.
+   */
+  const decide = async (
+    assignment: TaskAssignmentMessage,
+    context: { intent: string; site: string; usage: { promptTokens: number; completionTokens: number } },
+    observation: Observation,
+    taken: readonly Taken[],
+  ): Promise<Decision> => {
+    const step = taken.length;
+    // A search's rollouts each have their own id, so a late reply to one never answers another.
+    const actingAs = searchRollout === 0 ? assignment.episodeId : `${assignment.episodeId}~${searchRollout}`;
+    const wire = wireOf(observation);
+    const history = taken.map((t) => ttiActionText(t.reply));
+    const frames: Buffer[] = [];
+    const chatFields: Record<string, unknown> = {};
+    if (chatPolicy) {
+      // The newest screenshots, by step, for a chat policy's context (it keeps chat.max_images).
+      const shots = [...taken.map((t) => t.observation), observation]
+        .map((o, s) => ({ step: s, jpeg: o.screenshot }))
+        .filter((s) => s.jpeg && s.step > step - ctx.config.chat.max_images);
+      const screenshots = shots.map((s) => ({ step: s.step, frame: frames.push(s.jpeg!) - 1 }));
+      Object.assign(chatFields, { site: context.site, replies: taken.map((t) => t.reply), screenshots });
+    }
+    const trail: TrailStep[] = chatPolicy
+      ? []
+      : taken.map((t, i) => {
+          const w = wireOf(t.observation);
+          return { url: w.url, action: actionSignature(history[i]!, w.nodes) };
+        });
+    const request = {
+      ...chatFields,
+      type: 'act_request' as const,
+      episodeId: actingAs,
+      step,
+      horizon: assignment.horizon,
+      intent: context.intent,
+      observation: wire,
+      history,
+      ...(chatPolicy ? {} : { trail }),
+      greedy: assignment.greedy,
+      temperature: assignment.temperature,
+      seed:
+        searchRollout === 0
+          ? mixSeeds(assignment.seed, step)
+          : mixSeeds(assignment.seed, step, searchRollout),
+      offers,
+    };
+    const reply = await askInference(
+      featurizeHere ? { ...request, features: featuresOf(policyInputOf(request)) } : request,
+      (m) => m.episodeId === actingAs && m.step === step,
+      frames,
+    );
+    if (reply === null) {
+      await env.abandon();
+      throw new Error(`no action from inference within ${ctx.config.env.act_timeout_ms} ms`);
+    }
+    if (reply.message.usage) {
+      context.usage.promptTokens += reply.message.usage.promptTokens;
+      context.usage.completionTokens += reply.message.usage.completionTokens;
+      count('promptTokens', reply.message.usage.promptTokens);
+      count('completionTokens', reply.message.usage.completionTokens);
+    }
+    return { reply: reply.message.reply, policyVersion: reply.message.policyVersion };
+  };
+  // The rollout of a search that the next act request belongs to (a seed apart from the others').
+  let searchRollout = 0;
+
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const { task, label } = taskFor(assignment);
     const started = Date.now();
     ctx.log.debug(`episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): started`);
-    await host.beforeEpisode?.();
-    let observation: Observation | null = await env.reset(task, {
+    const resetOptions = (episodeId: string) => ({
       horizon: assignment.horizon,
       minTry: assignment.minTry,
-      episodeId: assignment.episodeId,
+      episodeId,
       screenshot: chatPolicy || screenshotFor(assignment),
       labels: label,
       run: {
         iteration: assignment.iteration,
         split: assignment.split,
-        mode: assignment.greedy ? 'eval' : 'collect',
+        mode: assignment.greedy ? ('eval' as const) : ('collect' as const),
         workerId: ctx.workerId,
         taskFile: assignment.taskFile,
       },
     });
-    // reset relaunches a Chromium that died: the record follows.
-    recordOwnBrowsers();
-    // A page may state its instruction only once its episode has started.
-    const intent = env.task?.intent ?? task.intent;
-    const versions: number[] = [];
-    const seen: WireObservation[] = [];
-    const history: string[] = [];
-    const trail: TrailStep[] = [];
-    const replies: string[] = [];
-    // The newest screenshots, by step, for a chat policy's context (it keeps chat.max_images).
-    const shots = new Map<number, Buffer>();
+    const start = async (episodeId: string): Promise<Observation> => {
+      await host.beforeEpisode?.();
+      const first = await env.reset(task, resetOptions(episodeId));
+      // reset relaunches a Chromium that died: the record follows.
+      recordOwnBrowsers();
+      return first;
+    };
     const usage = { promptTokens: 0, completionTokens: 0 };
-    for (let step = 0; observation !== null; step++) {
-      const wire = toWire(observation, viewport);
-      seen.push(wire);
-      const frames: Buffer[] = [];
-      const chatFields: Record<string, unknown> = {};
-      if (chatPolicy) {
-        if (observation.screenshot) shots.set(step, observation.screenshot);
-        for (const old of [...shots.keys()].filter((s) => s <= step - ctx.config.chat.max_images))
-          shots.delete(old);
-        const screenshots = [...shots.entries()].map(([s, jpeg]) => ({
-          step: s,
-          frame: frames.push(jpeg) - 1,
-        }));
-        Object.assign(chatFields, { site: task.sites[0] ?? 'general', replies, screenshots });
-      }
-      const request = {
-        ...chatFields,
-        type: 'act_request' as const,
-        episodeId: assignment.episodeId,
-        step,
-        horizon: assignment.horizon,
-        intent,
-        observation: wire,
-        history,
-        ...(chatPolicy ? {} : { trail }),
-        greedy: assignment.greedy,
-        temperature: assignment.temperature,
-        seed: mixSeeds(assignment.seed, step),
-        offers,
-      };
-      const reply = await askInference(
-        featurizeHere ? { ...request, features: featuresOf(policyInputOf(request)) } : request,
-        (m) => m.episodeId === assignment.episodeId && m.step === step,
-        frames,
-      );
-      if (reply === null) {
-        await env.abandon();
-        throw new Error(`no action from inference within ${ctx.config.env.act_timeout_ms} ms`);
-      }
-      versions.push(reply.message.policyVersion);
-      history.push(ttiActionText(reply.message.reply));
-      trail.push({ url: wire.url, action: actionSignature(history[history.length - 1]!, wire.nodes) });
-      replies.push(reply.message.reply);
-      if (reply.message.usage) {
-        usage.promptTokens += reply.message.usage.promptTokens;
-        usage.completionTokens += reply.message.usage.completionTokens;
-        count('promptTokens', reply.message.usage.promptTokens);
-        count('completionTokens', reply.message.usage.completionTokens);
-      }
-      const result = await env.step(reply.message.reply, { policyVersion: reply.message.policyVersion });
+    let observation: Observation | null = await start(assignment.episodeId);
+    // A page may state its instruction only once its episode has started.
+    const context = { intent: env.task?.intent ?? task.intent, site: task.sites[0] ?? 'general', usage };
+    const step = async (action: Action | string, policyVersion: number) => {
+      const result = await env.step(action, { policyVersion });
       count('steps');
-      observation = result.observation;
-      if (!result.done || !result.record) continue;
-      const record = result.record;
-      const reward = record.verdict.success ? 1 : 0;
-      let kept = false;
-      if (assignment.toReplay) {
-        const trajectory: Trajectory = {
-          type: 'trajectory',
-          episodeId: assignment.episodeId,
-          taskId: task.id,
-          site: task.sites[0] ?? 'unknown',
-          intent,
-          horizon: assignment.horizon,
-          iteration: assignment.iteration,
-          reward,
-          ...(record.verdict.pageReward
-            ? {
-                rawReward: record.verdict.pageReward.raw,
-                discountedReward: record.verdict.pageReward.discounted,
-              }
-            : {}),
-          offers,
-          answer: record.answer,
-          steps: record.steps.map((s, i) => ({
-            observation: s.observation,
-            url: seen[i]?.url ?? s.url,
-            nodes: seen[i]?.nodes ?? { ids: [], roles: [], names: [], depths: [], inViewport: [] },
-            note: seen[i]?.note ?? null,
-            reply: s.reply ?? s.actionText,
-            action: s.actionText,
-            policyVersion: versions[i] ?? 0,
-          })),
-        };
-        kept = await storeTrajectory(trajectory);
+      return result;
+    };
+
+    let outcome: { record: EpisodeRecord | null; taken: Taken[]; envSteps: number; search?: SearchStats };
+    if (ctx.config.collect.search === 'branch' && !assignment.greedy) {
+      const first = observation;
+      const searched = await branchSearch({
+        budget: ctx.config.collect.search_budget,
+        burst: ctx.config.collect.search_burst,
+        horizon: assignment.horizon,
+        random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
+        start: async (k) => {
+          searchRollout = k;
+          return k === 0 ? first : start(`${assignment.episodeId}~${k}`);
+        },
+        step,
+        act: (page, taken) => decide(assignment, context, page, taken),
+        onRollout: (s) => {
+          ctx.labels.search = `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}`;
+        },
+      });
+      searchRollout = 0;
+      count('searchRollouts', searched.stats.rollouts);
+      count('searchCells', searched.stats.cells);
+      count('searchDiverged', searched.stats.diverged);
+      // What the search left unfinished goes; the last finished rollout is what it reports.
+      await env.abandon();
+      outcome = { ...searched, envSteps: searched.stats.envSteps, search: searched.stats };
+    } else {
+      const taken: Taken[] = [];
+      let record: EpisodeRecord | null = null;
+      while (observation !== null) {
+        const decision = await decide(assignment, context, observation, taken);
+        taken.push({ observation, ...decision });
+        const result = await step(decision.reply, decision.policyVersion);
+        observation = result.observation;
+        if (result.done) record = result.record;
       }
-      count('episodes');
-      if (reward > 0) count('successes');
-      if (record.verdict.status !== 'scored') count('unscored');
-      ctx.log.info(
-        `episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): ${record.endReason} after ` +
-          `${record.steps.length} steps, reward ${reward}${kept ? ', kept' : ''} (${record.verdict.why})`,
-      );
-      await reportResult({
-        type: 'episode_result',
-        workerId: ctx.workerId,
-        requestId,
+      outcome = { record, taken, envSteps: taken.length };
+    }
+
+    const { record, taken } = outcome;
+    const reward = record?.verdict.success ? 1 : 0;
+    let kept = false;
+    if (assignment.toReplay && record !== null) {
+      const trajectory: Trajectory = {
+        type: 'trajectory',
         episodeId: assignment.episodeId,
-        taskFile: assignment.taskFile,
         taskId: task.id,
-        split: assignment.split,
+        site: task.sites[0] ?? 'unknown',
+        intent: context.intent,
+        horizon: assignment.horizon,
         iteration: assignment.iteration,
         reward,
-        // a page's own reward (−1…1) where it gives one: the eval tables' mean reward
-        ...(record.verdict.pageReward ? { score: record.verdict.score } : {}),
-        steps: record.steps.length,
+        ...(record.verdict.pageReward
+          ? {
+              rawReward: record.verdict.pageReward.raw,
+              discountedReward: record.verdict.pageReward.discounted,
+            }
+          : {}),
+        offers,
         answer: record.answer,
-        endReason: record.endReason,
-        kept,
-        policyVersions: [...new Set(versions)],
-        durationMs: Date.now() - started,
-        ...(chatPolicy ? { usage } : {}),
-      });
-      return;
+        steps: record.steps.map((s, i) => {
+          const wire = taken[i] ? wireOf(taken[i].observation) : null;
+          return {
+            observation: s.observation,
+            url: wire?.url ?? s.url,
+            nodes: wire?.nodes ?? { ids: [], roles: [], names: [], depths: [], inViewport: [] },
+            note: wire?.note ?? null,
+            reply: s.reply ?? taken[i]?.reply ?? s.actionText,
+            action: s.actionText,
+            policyVersion: taken[i]?.policyVersion ?? 0,
+          };
+        }),
+      };
+      kept = await storeTrajectory(trajectory);
     }
+    count('episodes');
+    if (reward > 0) count('successes');
+    if (record !== null && record.verdict.status !== 'scored') count('unscored');
+    const endReason = record?.endReason ?? (outcome.search ? 'search_budget' : 'unrecorded');
+    const searched = outcome.search
+      ? `; searched ${outcome.search.rollouts} rollouts, ${outcome.search.cells} pages, ${outcome.envSteps} env steps`
+      : '';
+    ctx.log.info(
+      `episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): ${endReason} after ` +
+        `${record?.steps.length ?? 0} steps, reward ${reward}${kept ? ', kept' : ''}` +
+        `${record ? ` (${record.verdict.why})` : ''}${searched}`,
+    );
+    await reportResult({
+      type: 'episode_result',
+      workerId: ctx.workerId,
+      requestId,
+      episodeId: assignment.episodeId,
+      taskFile: assignment.taskFile,
+      taskId: task.id,
+      split: assignment.split,
+      iteration: assignment.iteration,
+      reward,
+      // a page's own reward (−1…1) where it gives one: the eval tables' mean reward
+      ...(record?.verdict.pageReward ? { score: record.verdict.score } : {}),
+      // what collection cost: a search's replayed and acted steps all count
+      steps: outcome.envSteps,
+      answer: record?.answer ?? null,
+      endReason,
+      kept,
+      policyVersions: [...new Set(taken.map((t) => t.policyVersion))],
+      durationMs: Date.now() - started,
+      ...(chatPolicy ? { usage } : {}),
+      ...(outcome.search ? { search: outcome.search } : {}),
+    });
   };
 
   /** The supervisor counts the iteration's episodes from these; a lost one would stall it. */

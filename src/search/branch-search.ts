@@ -1,0 +1,150 @@
+// Search while collecting (`collect.search: branch`, issue 23): one task, a budget of env steps,
+// and the states found so far kept in a cell archive. The first rollout is the policy's ordinary
+// episode, so a search that succeeds at once is TTI's episode. Each later rollout goes back to a
+// cell (a reset, then the replay of the shortest known way there: src/envs/replay-prefix.ts) and
+// lets the policy act for a short burst from it; every new page becomes a cell. The first success
+// ends the search, and its rollout — replayed prefix and all — is a trajectory from the task's
+// start, as filtered BC needs it.
+import {
+  type Action,
+  actionOnPage,
+  type EpisodeRecord,
+  type Observation,
+  replayStepOf,
+  type StepResult,
+} from '../envs/index.js';
+import { CellArchive, cellKey, type PathStep } from './cell-archive.js';
+
+/** One step of a rollout as the policy saw it. */
+export interface Taken {
+  observation: Observation;
+  /** the reply that was acted on, with the element ids of this page */
+  reply: string;
+  policyVersion: number;
+}
+
+export interface Decision {
+  reply: string;
+  policyVersion: number;
+}
+
+export interface SearchStats {
+  rollouts: number;
+  /** distinct pages reached */
+  cells: number;
+  /** env steps taken, replayed ones included: what the search cost */
+  envSteps: number;
+  /** replays that did not reach their cell's page (an element gone, another page) */
+  diverged: number;
+  /** the longest way to a cell, in steps */
+  deepest: number;
+}
+
+export interface BranchSearchOptions {
+  /** env steps for the whole search, replayed and acted */
+  budget: number;
+  /** steps the policy acts from a chosen cell before the search goes back */
+  burst: number;
+  /** the episode's horizon: a cell is explored from only while steps are left */
+  horizon: number;
+  random: () => number;
+  /** Starts rollout `k` on a freshly reset host; returns its first page. */
+  start(k: number): Promise<Observation>;
+  step(action: Action | string, policyVersion: number): Promise<StepResult>;
+  /** The policy's action on `observation`, after the rollout's earlier steps. */
+  act(observation: Observation, taken: readonly Taken[]): Promise<Decision>;
+  /** Called after each rollout (the live view's counters). */
+  onRollout?(stats: SearchStats): void;
+}
+
+export interface SearchOutcome {
+  success: boolean;
+  /** the successful rollout's record, else the last one that finished (null: none did) */
+  record: EpisodeRecord | null;
+  /** that rollout's steps */
+  taken: Taken[];
+  stats: SearchStats;
+}
+
+const elementIdOf = (action: Action): string | undefined =>
+  'elementId' in action ? action.elementId : undefined;
+
+/** A recorded reply with its element's id on the page it is replayed on. */
+export function replyOnPage(reply: string, recorded: Action, now: Action): string {
+  const from = elementIdOf(recorded);
+  const to = elementIdOf(now);
+  if (from === undefined || to === undefined || from === to) return reply;
+  const at = Math.max(0, reply.lastIndexOf('Action:'));
+  return reply.slice(0, at) + reply.slice(at).replace(`[${from}]`, `[${to}]`);
+}
+
+export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcome> {
+  const archive = new CellArchive();
+  const stats: SearchStats = { rollouts: 0, cells: 0, envSteps: 0, diverged: 0, deepest: 0 };
+  let last: { record: EpisodeRecord | null; taken: Taken[] } = { record: null, taken: [] };
+  const left = () => o.budget - stats.envSteps;
+
+  while (left() > 0) {
+    const k = stats.rollouts++;
+    let observation = await o.start(k);
+    const taken: Taken[] = [];
+    const path: PathStep[] = [];
+    let acting = o.horizon;
+    if (k === 0) archive.reach(observation, path);
+    else {
+      const cell = archive.choose(o.horizon - 1, o.random);
+      if (cell === null || cell.path.length >= left()) break;
+      let arrived = true;
+      for (const recorded of cell.path) {
+        const action = actionOnPage(recorded.replay, observation.nodes);
+        if (action === null) {
+          arrived = false;
+          break;
+        }
+        const reply = replyOnPage(recorded.reply, recorded.replay.action, action);
+        taken.push({ observation, reply, policyVersion: recorded.policyVersion });
+        const result = await o.step(action, recorded.policyVersion);
+        stats.envSteps++;
+        path.push(recorded);
+        if (result.observation === null) {
+          arrived = false;
+          break;
+        }
+        observation = result.observation;
+      }
+      if (!arrived || cellKey(observation) !== cell.key) {
+        stats.diverged++;
+        if (!arrived) continue;
+      }
+      acting = o.burst;
+    }
+    for (let a = 0; a < acting && left() > 0; a++) {
+      const decision = await o.act(observation, taken);
+      taken.push({ observation, reply: decision.reply, policyVersion: decision.policyVersion });
+      const result = await o.step(decision.reply, decision.policyVersion);
+      stats.envSteps++;
+      path.push({
+        replay: replayStepOf(result.action, observation.nodes),
+        reply: decision.reply,
+        policyVersion: decision.policyVersion,
+      });
+      if (result.done || result.observation === null) {
+        last = { record: result.record, taken };
+        if (result.record?.verdict.success === true) return finish(true);
+        break;
+      }
+      observation = result.observation;
+      archive.reach(observation, path);
+    }
+    stats.cells = archive.size;
+    stats.deepest = archive.deepest();
+    o.onRollout?.({ ...stats });
+  }
+  return finish(false);
+
+  function finish(success: boolean): SearchOutcome {
+    stats.cells = archive.size;
+    stats.deepest = archive.deepest();
+    return { success, record: last.record, taken: last.taken, stats };
+  }
+}

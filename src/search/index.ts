@@ -1,0 +1,11 @@
+// Search over an env's states (issue 23): going back to a page found earlier and acting from it.
+export {
+  type BranchSearchOptions,
+  branchSearch,
+  type Decision,
+  replyOnPage,
+  type SearchOutcome,
+  type SearchStats,
+  type Taken,
+} from './branch-search.js';
+export { type Cell, CellArchive, cellKey, type PathStep } from './cell-archive.js';
