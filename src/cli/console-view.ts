@@ -66,6 +66,18 @@ export function renderRun(
         down.map((w) => `${w.id}: ${w.labels.host ?? 'unreachable'}`).join('; '),
     );
   }
+  // Search while collecting (collect.search): what the env workers' searches did, and the ones in flight.
+  const searching = envs.filter((w) => (w.counters.searchRollouts ?? 0) > 0);
+  if (searching.length > 0) {
+    const sum = (key: string) => searching.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
+    const now = searching
+      .filter((w) => w.labels.search !== undefined)
+      .map((w) => `${w.id}: ${w.labels.search}`);
+    lines.push(
+      `search    ${sum('searchRollouts')} rollouts   ${sum('searchCells')} pages found   ` +
+        `${sum('searchDiverged')} replays diverged${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
+    );
+  }
   // A run that listens: who joined from other machines, and the connections refused at the gate.
   const remote = snapshot.remote;
   if (remote !== undefined) {

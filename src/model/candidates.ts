@@ -142,7 +142,19 @@ export function treeOf(nodes: NodeColumns): Tree {
   for (const [p, kids] of children) {
     if (kids.length < 4 || named[p]! <= ROW_MAX) continue;
     const anchor = kids.some((k) => nodes.roles[k] === 'ListMarker') ? 'ListMarker' : nodes.roles[kids[0]!];
-    const starts = kids.filter((k) => nodes.roles[k] === anchor);
+    let starts = kids.filter((k) => nodes.roles[k] === anchor);
+    // An item that opens with two texts (an email's sender, then its subject, then its buttons)
+    // starts at the first: a piece of anchors only joins the piece after it, unless every piece is
+    // one (a plain list of links).
+    const next = (k: number) => kids[kids.indexOf(k) + 1];
+    const alone = starts.filter((m) => {
+      const after = next(m);
+      return after === undefined || nodes.roles[after] === anchor;
+    });
+    if (alone.length > 0 && alone.length < starts.length) {
+      const joined = new Set(alone.map(next));
+      starts = starts.filter((m) => !joined.has(m));
+    }
     if (starts.length < 2) continue;
     starts.forEach((m, k) => {
       const end = k + 1 < starts.length ? starts[k + 1]! : p + size[p]!;

@@ -359,6 +359,7 @@ export const envRole: RoleMain = async (ctx) => {
         },
       });
       searchRollout = 0;
+      delete ctx.labels.search;
       count('searchRollouts', searched.stats.rollouts);
       count('searchCells', searched.stats.cells);
       count('searchDiverged', searched.stats.diverged);

@@ -1,0 +1,70 @@
+// The live view (train, attach) sums the env workers' search counters and shows the searches in
+// flight; a run without search shows no search line.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { renderRun } from '../../src/cli/console-view.js';
+import type { StatusSnapshot, WorkerSnapshot } from '../../src/protocol/index.js';
+
+const worker = (
+  id: string,
+  counters: Record<string, number>,
+  labels: Record<string, string>,
+): WorkerSnapshot => ({
+  role: 'env',
+  id,
+  pid: 1,
+  state: 'ready',
+  restarts: 0,
+  lastHeartbeatMs: 100,
+  lastError: null,
+  rejectedFrames: 0,
+  counters,
+  labels,
+});
+
+const snapshot = (workers: WorkerSnapshot[]): StatusSnapshot => ({
+  runId: 'r',
+  pid: 1,
+  state: 'running',
+  reason: null,
+  iteration: 1,
+  policyVersion: 1,
+  horizon: 10,
+  startedAt: 0,
+  uptimeMs: 1000,
+  rejectedFrames: 0,
+  workers,
+  iterations: 10,
+  phase: 'collect',
+  phaseProgress: { done: 1, total: 32 },
+  replay: { seen: 1, kept: 1 },
+  episodes: { done: 1, success: 1 },
+  backend: 'wasm',
+});
+
+test('the search line sums rollouts, pages and diverged replays, and names searches in flight', () => {
+  const text = renderRun(
+    snapshot([
+      worker(
+        'env-0',
+        { searchRollouts: 7, searchCells: 12, searchDiverged: 1 },
+        { search: '3 rollouts, 4 pages, depth 2' },
+      ),
+      worker('env-1', { searchRollouts: 5, searchCells: 3, searchDiverged: 0 }, {}),
+    ]),
+    [],
+    { iterations: 10, previous: null },
+  );
+  const line = text.split('\n').find((l) => l.startsWith('search'));
+  assert.ok(line, text);
+  assert.match(line, /12 rollouts {3}15 pages found {3}1 replays diverged/);
+  assert.match(line, /now env-0: 3 rollouts, 4 pages, depth 2$/);
+});
+
+test('a run that does not search shows no search line', () => {
+  const text = renderRun(snapshot([worker('env-0', { episodes: 3 }, {})]), [], {
+    iterations: 10,
+    previous: null,
+  });
+  assert.ok(!text.split('\n').some((l) => l.startsWith('search')), text);
+});
