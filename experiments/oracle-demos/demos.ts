@@ -6,7 +6,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
   closeSlots,
-  Driver,
   type MiniArenaTask,
   ORACLE_ENV,
   ORACLE_HORIZON,
@@ -16,14 +15,9 @@ import {
   SOLVERS,
   selectTasks,
   ttiActionOf,
+  watchedSolve,
 } from '../../src/arena/index.js';
-import {
-  type Action,
-  type BrowserEnv,
-  type Observation,
-  observationColumns,
-  VIEWPORT,
-} from '../../src/envs/index.js';
+import { type Action, type Observation, observationColumns, VIEWPORT } from '../../src/envs/index.js';
 import { DONE_ANSWER, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
 
 export interface DemoStep {
@@ -73,38 +67,24 @@ async function recordOne(
   await slot.host.reset();
   const env = slot.env;
   try {
-    let obs = await env.reset(task, { horizon: ORACLE_HORIZON });
+    const first = await env.reset(task, { horizon: ORACLE_HORIZON });
     const history: string[] = [];
-    // The driver only calls step(): record the observation it acts on and what it does.
-    const recorder = Object.create(env) as BrowserEnv;
-    recorder.step = async (action: Action | string) => {
-      if (typeof action !== 'string' && action.type !== 'wait') {
-        const canonical = canonicalAction(action);
-        steps.push({
-          input: {
-            intent: raw.intent,
-            url: obs.url,
-            nodes: nodeColumns(obs),
-            history: [...history],
-            step: history.length,
-            horizon,
-            note: obs.notes.length > 0 ? obs.notes.join('\n') : null,
-          },
-          oracle: describe(action),
-          action: canonical,
-        });
-        history.push(canonical ?? describe(action));
-      }
-      const r = await env.step(action);
-      if (r.observation) obs = r.observation;
-      return r;
-    };
-    const d = new Driver(recorder, obs);
-    await solver(d, {
-      taskId: String(raw.task_id),
-      template: raw.miniarena.template,
-      intent: raw.intent,
-      dict: raw.instantiation_dict,
+    const d = await watchedSolve(env, first, raw, (action, page) => {
+      const canonical = canonicalAction(action);
+      steps.push({
+        input: {
+          intent: raw.intent,
+          url: page.url,
+          nodes: nodeColumns(page),
+          history: [...history],
+          step: history.length,
+          horizon,
+          note: page.notes.length > 0 ? page.notes.join('\n') : null,
+        },
+        oracle: describe(action),
+        action: canonical,
+      });
+      history.push(canonical ?? describe(action));
     });
     return { ...base, success: d.result?.record?.verdict.success ?? false, steps };
   } catch {

@@ -54,7 +54,7 @@ export class CellArchive {
 
   /**
    * A cell to explore from, drawn with weight 1/√(chosen+1) + 1/√(seen+1) (Go-Explore's count
-   * weights) among those whose path leaves `room` steps of the horizon; null when none does.
+   * weights) among those at most `maxDepth` steps from the start; null when none is.
    */
   choose(maxDepth: number, random: () => number): Cell | null {
     const open = [...this.cells.values()].filter((c) => c.path.length <= maxDepth);

@@ -305,31 +305,22 @@ test('a run across network namespaces survives a cut host, requeues its episode 
   inNs(NS.sup, 'ip', 'link', 'set', LINK.b, 'down');
 
   // Bad keys are refused at the handshake while the run goes on, and say so.
-  const [unknownTry, revokedTry] = await Promise.all([
-    cliInNs(NS.a, [
-      'worker',
-      '--join',
-      `tcp://${ADDR.supA}:${PORT}`,
-      '--role',
-      'env',
-      '--credentials',
-      strangerFile,
-      '--register-timeout',
-      '20000',
-    ]),
-    cliInNs(NS.a, [
-      'worker',
-      '--join',
-      `tcp://${ADDR.supA}:${PORT}`,
-      '--role',
-      'env',
-      '--credentials',
-      revoked,
-      '--register-timeout',
-      '20000',
-    ]),
-  ]);
-  for (const attempt of [unknownTry, revokedTry]) {
+  const attempts = await Promise.all(
+    [strangerFile, revoked].map((file) =>
+      cliInNs(NS.a, [
+        'worker',
+        '--join',
+        `tcp://${ADDR.supA}:${PORT}`,
+        '--role',
+        'env',
+        '--credentials',
+        file,
+        '--register-timeout',
+        '20000',
+      ]),
+    ),
+  );
+  for (const attempt of attempts) {
     assert.equal(attempt.code, 2, attempt.output);
     assert.match(attempt.output, /refused this worker's key \(ZAP 400\)/);
   }

@@ -245,10 +245,11 @@ export const envRole: RoleMain = async (ctx) => {
     context: { intent: string; site: string; usage: { promptTokens: number; completionTokens: number } },
     observation: Observation,
     taken: readonly Taken[],
+    rollout = 0,
   ): Promise<Decision> => {
     const step = taken.length;
     // A search's rollouts each have their own id, so a late reply to one never answers another.
-    const actingAs = searchRollout === 0 ? assignment.episodeId : `${assignment.episodeId}~${searchRollout}`;
+    const actingAs = rollout === 0 ? assignment.episodeId : `${assignment.episodeId}~${rollout}`;
     const wire = wireOf(observation);
     const history = taken.map((t) => ttiActionText(t.reply));
     const frames: Buffer[] = [];
@@ -279,10 +280,8 @@ export const envRole: RoleMain = async (ctx) => {
       ...(chatPolicy ? {} : { trail }),
       greedy: assignment.greedy,
       temperature: assignment.temperature,
-      seed:
-        searchRollout === 0
-          ? mixSeeds(assignment.seed, step)
-          : mixSeeds(assignment.seed, step, searchRollout),
+      // a search's later rollouts draw apart from its first, which is the plain episode's
+      seed: rollout === 0 ? mixSeeds(assignment.seed, step) : mixSeeds(assignment.seed, step, rollout),
       offers,
     };
     const reply = await askInference(
@@ -302,8 +301,6 @@ export const envRole: RoleMain = async (ctx) => {
     }
     return { reply: reply.message.reply, policyVersion: reply.message.policyVersion };
   };
-  // The rollout of a search that the next act request belongs to (a seed apart from the others').
-  let searchRollout = 0;
 
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
     const { task, label } = taskFor(assignment);
@@ -343,22 +340,22 @@ export const envRole: RoleMain = async (ctx) => {
     let outcome: { record: EpisodeRecord | null; taken: Taken[]; envSteps: number; search?: SearchStats };
     if (ctx.config.collect.search === 'branch' && !assignment.greedy) {
       const first = observation;
+      let rollout = 0;
       const searched = await branchSearch({
         budget: ctx.config.collect.search_budget,
         burst: ctx.config.collect.search_burst,
         horizon: assignment.horizon,
         random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
         start: async (k) => {
-          searchRollout = k;
+          rollout = k;
           return k === 0 ? first : start(`${assignment.episodeId}~${k}`);
         },
         step,
-        act: (page, taken) => decide(assignment, context, page, taken),
+        act: (page, taken) => decide(assignment, context, page, taken, rollout),
         onRollout: (s) => {
           ctx.labels.search = `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}`;
         },
       });
-      searchRollout = 0;
       delete ctx.labels.search;
       count('searchRollouts', searched.stats.rollouts);
       count('searchCells', searched.stats.cells);

@@ -5,7 +5,7 @@
 // `ready` and takes work as before. A revoked credential drops it for good.
 import { dispatch, type Ref, spawn } from 'nact';
 import type { WorkerSnapshot, WorkerState, WorkerStats } from '../../protocol/index.js';
-import type { WorkerEnv, WorkerMsg, WorkerSpec } from './worker-actor.js';
+import { sendCommand, type WorkerEnv, type WorkerMsg, type WorkerSpec } from './worker-actor.js';
 
 interface State {
   peer: Buffer | null;
@@ -127,14 +127,7 @@ export function spawnRemoteWorkerActor(
           return lose(state, 'its credential was revoked; dropped', 'stopped');
 
         case 'send':
-          if (state.peer === null || state.state !== 'ready') {
-            dispatch(msg.replyTo, false);
-            return state;
-          }
-          env.sendControl(state.peer, msg.message).then(
-            () => dispatch(msg.replyTo, true),
-            () => dispatch(msg.replyTo, false),
-          );
+          sendCommand(env, state, msg);
           return state;
 
         case 'fault':

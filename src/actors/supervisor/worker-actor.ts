@@ -51,6 +51,22 @@ export interface WorkerEnv {
   onExit?(spec: WorkerSpec): void;
 }
 
+/** A command for a ready worker (spawned or remote); answers whether it went out. */
+export function sendCommand(
+  env: Pick<WorkerEnv, 'sendControl'>,
+  worker: { peer: Buffer | null; state: WorkerState },
+  msg: Extract<WorkerMsg, { kind: 'send' }>,
+): void {
+  if (worker.peer === null || worker.state !== 'ready') {
+    dispatch(msg.replyTo, false);
+    return;
+  }
+  env.sendControl(worker.peer, msg.message).then(
+    () => dispatch(msg.replyTo, true),
+    () => dispatch(msg.replyTo, false),
+  );
+}
+
 interface State {
   child: ChildProcess | null;
   generation: number;
@@ -296,14 +312,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
         }
 
         case 'send':
-          if (state.peer === null || state.state !== 'ready') {
-            dispatch(msg.replyTo, false);
-            return state;
-          }
-          env.sendControl(state.peer, msg.message).then(
-            () => dispatch(msg.replyTo, true),
-            () => dispatch(msg.replyTo, false),
-          );
+          sendCommand(env, state, msg);
           return state;
 
         case 'fault':

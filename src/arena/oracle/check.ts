@@ -12,7 +12,7 @@ import {
 } from './pool.js';
 import { recordOracleLengths } from './record-lengths.js';
 import { SOLVERS } from './solvers/index.js';
-import type { OracleTask } from './types.js';
+import { toOracleTask } from './watched-solve.js';
 
 /** The oracle's own step cap per episode (the longest template needs about 25). */
 export const ORACLE_HORIZON = 60;
@@ -38,15 +38,6 @@ export interface OracleEpisode {
   actions: string[];
   why: string;
   durationMs: number;
-}
-
-function toOracleTask(t: MiniArenaTask): OracleTask {
-  return {
-    taskId: String(t.task_id),
-    template: t.miniarena.template,
-    intent: t.intent,
-    dict: t.instantiation_dict,
-  };
 }
 
 /** One fresh episode of the oracle on a freshly reset instance, scored by the env's evaluators. */

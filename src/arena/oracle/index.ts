@@ -46,3 +46,4 @@ export { type RecordLengthsResult, recordOracleLengths } from './record-lengths.
 export { type ReplayRecording, recordForReplay } from './record-replay.js';
 export { SOLVERS } from './solvers/index.js';
 export type { OracleTask, Solver } from './types.js';
+export { toOracleTask, watchedSolve } from './watched-solve.js';

@@ -3,7 +3,6 @@
 // columns, note and reply), plus the task's labels. `tti-run pretrain --demos oracle` records with it.
 import {
   type Action,
-  type BrowserEnv,
   type BrowserEnvConfig,
   errorMessage,
   type ObservationColumns,
@@ -13,9 +12,9 @@ import {
 } from '../../envs/index.js';
 import type { MiniArenaTask, Tier } from '../templates/types.js';
 import { ORACLE_ENV, ORACLE_HORIZON } from './check.js';
-import { Driver } from './driver.js';
 import { type ArenaSlot, closeSlots, openSlots, runOnSlots } from './pool.js';
 import { SOLVERS } from './solvers/index.js';
+import { watchedSolve } from './watched-solve.js';
 
 export interface OracleDemoStep {
   url: string;
@@ -107,32 +106,18 @@ export async function recordOracleDemo(
   await slot.host.reset();
   const env = slot.env;
   try {
-    let obs = await env.reset(task, { horizon: ORACLE_HORIZON });
-    // The driver only calls step(): record the observation it acts on and what it does.
-    const recorder = Object.create(env) as BrowserEnv;
-    recorder.step = async (action: Action | string) => {
-      if (typeof action !== 'string' && action.type !== 'wait') {
-        const tti = ttiActionOf(action, o.emptyAnswer);
-        const oracle = JSON.stringify(action);
-        steps.push({
-          url: obs.url,
-          nodes: observationColumns(obs.nodes, VIEWPORT),
-          note: obs.notes.length > 0 ? obs.notes.join('\n') : null,
-          reply: `Action: ${tti ?? oracle}`,
-          action: tti,
-          oracle,
-        });
-      }
-      const r = await env.step(action);
-      if (r.observation) obs = r.observation;
-      return r;
-    };
-    const d = new Driver(recorder, obs);
-    await solver(d, {
-      taskId: String(raw.task_id),
-      template: raw.miniarena.template,
-      intent: raw.intent,
-      dict: raw.instantiation_dict,
+    const first = await env.reset(task, { horizon: ORACLE_HORIZON });
+    const d = await watchedSolve(env, first, raw, (action, page) => {
+      const tti = ttiActionOf(action, o.emptyAnswer);
+      const oracle = JSON.stringify(action);
+      steps.push({
+        url: page.url,
+        nodes: observationColumns(page.nodes, VIEWPORT),
+        note: page.notes.length > 0 ? page.notes.join('\n') : null,
+        reply: `Action: ${tti ?? oracle}`,
+        action: tti,
+        oracle,
+      });
     });
     const verdict = d.result?.record?.verdict;
     if (!verdict) {
