@@ -15,6 +15,7 @@ import {
   batchTensors,
   disposeBatchTensors,
   embeddingGradient,
+  forwardGraph,
   logitsGraph,
   type PooledInputs,
   poolInputs,
@@ -62,6 +63,12 @@ export interface TrainOptions {
   minUpdates?: number;
   /** Called after each update (progress bars). */
   onUpdate?: (updates: number, loss: number) => void;
+  /**
+   * policy (default): the weighted cross-entropy moves the scorer, the encoder and the embedding;
+   * critic: the squared error of V against each step's `valueTarget` moves the critic head
+   * (value/*) alone, on the encoder as it is, so learning values never disturbs the policy.
+   */
+  mode?: 'policy' | 'critic';
 }
 
 export interface TrainReport {
@@ -103,6 +110,16 @@ interface Sample {
   candidates: number;
 }
 
+/** What one batch's loss reads besides the encoded observations. */
+interface BatchTargets {
+  /** The chosen candidate of each observation. */
+  chosen: number[];
+  /** Each observation's cross-entropy weight. */
+  weights: number[];
+  /** The critic's target per observation, NaN where the step has none; null in the policy's updates. */
+  values: Float32Array | null;
+}
+
 /** Adam's first and second moments of one weight. */
 interface Moments {
   m: Float32Array;
@@ -126,7 +143,14 @@ export class BcTrainer {
     readonly policy: TfjsPolicy,
     options: TrainerOptions,
   ) {
-    this.options = { beta1: 0.9, beta2: 0.999, epsilon: 1e-8, scorePenalty: 0, wordDropout: 0, ...options };
+    this.options = {
+      beta1: 0.9,
+      beta2: 0.999,
+      epsilon: 1e-8,
+      scorePenalty: 0,
+      wordDropout: 0,
+      ...options,
+    };
     for (const [name, variable] of policy.variables) {
       this.m.set(name, tf.variable(tf.zerosLike(variable), false));
       this.v.set(name, tf.variable(tf.zerosLike(variable), false));
@@ -156,7 +180,9 @@ export class BcTrainer {
     // Targets first, so skipped steps are known before any update.
     const samples: Sample[] = [];
     let skipped = 0;
+    const critic = options.mode === 'critic';
     for (const step of steps) {
+      if (critic && step.valueTarget === undefined) continue;
       const candidates = this.encoded(step).candidates;
       const target = candidates.findIndex((c) => c.action === step.action);
       if (target < 0) {
@@ -181,10 +207,8 @@ export class BcTrainer {
           this.options.wordDropout,
           options.random,
         );
-        const { loss, norm } = this.update(
-          encoded,
-          batch.map((s) => s.target),
-        );
+        const targets = targetsOf(batch, critic);
+        const { loss, norm } = critic ? this.updateCritic(encoded, targets) : this.update(encoded, targets);
         lastEpochLoss += loss;
         lastEpochUpdates += 1;
         normSum += norm;
@@ -205,12 +229,13 @@ export class BcTrainer {
   }
 
   /**
-   * Mean cross-entropy of the targets over the batch: per observation, logsumexp over its
-   * candidates minus the target's logit. Each row is shifted by its own max (a constant).
+   * Mean weighted cross-entropy of the chosen candidates over the batch: per observation,
+   * logsumexp over its candidates minus the chosen one's logit, times the step's weight (1 in
+   * filtered BC). Each row is shifted by its own max (a constant). Plus the score penalty.
    */
   private lossOf(
     encoded: EncodedBatch,
-    targets: number[],
+    targets: BatchTargets,
     logits: tf.Tensor2D,
     prior: tf.Tensor2D,
   ): tf.Scalar {
@@ -218,25 +243,29 @@ export class BcTrainer {
     const values = logits.dataSync();
     const maxes = new Float32Array(B);
     const chosen = new Float32Array(B * C);
+    const weights = new Float32Array(B);
     for (let b = 0; b < B; b++) {
       let m = -Infinity;
       for (let c = 0; c < encoded.sizes[b]!; c++) m = Math.max(m, values[b * C + c]!);
       maxes[b] = m;
-      chosen[b * C + targets[b]!] = 1;
+      weights[b] = targets.weights[b]!;
+      chosen[b * C + targets.chosen[b]!] = weights[b]!;
     }
     const shift = tf.tensor2d(maxes, [B, 1]);
     const lse = tf.add(tf.log(tf.sum(tf.exp(tf.sub(logits, shift)), 1)), tf.reshape(shift, [B]));
     const picked = tf.sum(tf.mul(logits, tf.tensor2d(chosen, [B, C])));
-    const crossEntropy: tf.Scalar = tf.mul(tf.sub(tf.sum(lse), picked), tf.scalar(1 / B));
+    let loss: tf.Scalar = tf.mul(tf.sub(tf.sum(tf.mul(lse, tf.tensor1d(weights))), picked), tf.scalar(1 / B));
     const lambda = this.options.scorePenalty;
-    if (lambda <= 0) return crossEntropy;
-    const mask = tf.tensor2d(encoded.mask, [B, C]);
-    const score = tf.mul(tf.sub(logits, prior), mask);
-    const real = Math.max(
-      1,
-      encoded.sizes.reduce((a, b) => a + b, 0),
-    );
-    return tf.add(crossEntropy, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / real))) as tf.Scalar;
+    if (lambda > 0) {
+      const mask = tf.tensor2d(encoded.mask, [B, C]);
+      const score = tf.mul(tf.sub(logits, prior), mask);
+      const real = Math.max(
+        1,
+        encoded.sizes.reduce((a, b) => a + b, 0),
+      );
+      loss = tf.add(loss, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / real)));
+    }
+    return loss;
   }
 
   private graphInputs(encoded: EncodedBatch, pooled: PooledInputs) {
@@ -250,6 +279,7 @@ export class BcTrainer {
 
   /** Mean loss of the targets under the current policy (no update). */
   evaluate(inputs: PolicyInput[], targets: number[]): number {
+    const batchTargets: BatchTargets = { chosen: targets, weights: targets.map(() => 1), values: null };
     const encoded = this.policy.encode(inputs);
     const o = this.policy.options;
     const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
@@ -263,7 +293,7 @@ export class BcTrainer {
           this.graphInputs(encoded, pooled),
           fixed,
         );
-        return this.lossOf(encoded, targets, logits, fixed.prior).dataSync()[0]!;
+        return this.lossOf(encoded, batchTargets, logits, fixed.prior).dataSync()[0]!;
       });
     } finally {
       disposeBatchTensors(fixed);
@@ -271,14 +301,14 @@ export class BcTrainer {
   }
 
   /** One Adam step on a batch; returns the loss and the gradient's global norm before clipping. */
-  private update(encoded: EncodedBatch, targets: number[]): { loss: number; norm: number } {
+  private update(encoded: EncodedBatch, targets: BatchTargets): { loss: number; norm: number } {
     const policy = this.policy;
     const o = policy.options;
     const pooled = poolInputs(encoded, policy.embedding, o);
     const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
     const inputs = this.graphInputs(encoded, pooled);
     try {
-      // BC's loss reads the logits only; the critic head (value/*) is trained by what uses it.
+      // The policy's loss reads the logits alone; the critic head has its own updates (updateCritic).
       const weights = [...policy.variables].filter(([name]) => !name.startsWith('value/'));
       return tf.tidy(() => {
         // One backward pass for the weights and the pooled inputs (whose gradients flow into the
@@ -318,22 +348,10 @@ export class BcTrainer {
         const clip = this.options.clipNorm;
         const scale = clip > 0 && norm > clip ? clip / norm : 1;
         this.t += 1;
+        this.adamStep(gradients, scale);
         const { beta1, beta2, epsilon, learningRate } = this.options;
         const c1 = 1 - beta1 ** this.t;
         const c2 = 1 - beta2 ** this.t;
-        for (const [name, raw] of gradients) {
-          const g = scale === 1 ? raw : tf.mul(raw, tf.scalar(scale));
-          const m = this.m.get(name)!;
-          const v = this.v.get(name)!;
-          m.assign(tf.add(tf.mul(m, tf.scalar(beta1)), tf.mul(g, tf.scalar(1 - beta1))));
-          v.assign(tf.add(tf.mul(v, tf.scalar(beta2)), tf.mul(tf.square(g), tf.scalar(1 - beta2))));
-          const step = tf.div(
-            tf.mul(m, tf.scalar(learningRate / c1)),
-            tf.add(tf.sqrt(tf.mul(v, tf.scalar(1 / c2))), tf.scalar(epsilon)),
-          );
-          const p = policy.variables.get(name)!;
-          p.assign(tf.sub(p, step));
-        }
         // Lazy Adam on the embedding: only the rows this batch touched move (their moments too).
         const E = policy.embedding;
         const { m, v } = this.embedding;
@@ -352,6 +370,94 @@ export class BcTrainer {
       tf.dispose(Object.values(inputs));
       disposeBatchTensors(fixed);
     }
+  }
+
+  /** Adam on dense weights, at step `this.t`, with gradients scaled by `scale` (the clip). */
+  private adamStep(gradients: ReadonlyMap<string, tf.Tensor>, scale: number): void {
+    const { beta1, beta2, epsilon, learningRate } = this.options;
+    const c1 = 1 - beta1 ** this.t;
+    const c2 = 1 - beta2 ** this.t;
+    for (const [name, raw] of gradients) {
+      const g = scale === 1 ? raw : tf.mul(raw, tf.scalar(scale));
+      const m = this.m.get(name)!;
+      const v = this.v.get(name)!;
+      m.assign(tf.add(tf.mul(m, tf.scalar(beta1)), tf.mul(g, tf.scalar(1 - beta1))));
+      v.assign(tf.add(tf.mul(v, tf.scalar(beta2)), tf.mul(tf.square(g), tf.scalar(1 - beta2))));
+      const step = tf.div(
+        tf.mul(m, tf.scalar(learningRate / c1)),
+        tf.add(tf.sqrt(tf.mul(v, tf.scalar(1 / c2))), tf.scalar(epsilon)),
+      );
+      const p = this.policy.variables.get(name)!;
+      p.assign(tf.sub(p, step));
+    }
+  }
+
+  /** One Adam step of the critic head alone: squared error of V against the batch's targets. */
+  private updateCritic(encoded: EncodedBatch, targets: BatchTargets): { loss: number; norm: number } {
+    const policy = this.policy;
+    const o = policy.options;
+    const pooled = poolInputs(encoded, policy.embedding, o);
+    const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
+    const inputs = this.graphInputs(encoded, pooled);
+    const heads = [...policy.variables].filter(([name]) => name.startsWith('value/'));
+    try {
+      return tf.tidy(() => {
+        const f = (...xs: tf.Tensor[]) => {
+          const W = new Map<string, tf.Tensor>(policy.variables);
+          heads.forEach(([name], i) => W.set(name, xs[i]!));
+          const { value } = forwardGraph(W, o, encoded, inputs, fixed);
+          const has = new Float32Array(encoded.B);
+          const target = new Float32Array(encoded.B);
+          let n = 0;
+          for (let b = 0; b < encoded.B; b++) {
+            const t = targets.values![b]!;
+            if (Number.isNaN(t)) continue;
+            has[b] = 1;
+            target[b] = t;
+            n += 1;
+          }
+          const error = tf.mul(tf.sub(value, tf.tensor1d(target)), tf.tensor1d(has));
+          return tf.mul(tf.sum(tf.mul(error, error)), tf.scalar(1 / Math.max(1, n))) as tf.Scalar;
+        };
+        const { value, grads } = tf.valueAndGrads(f)(heads.map(([, v]) => v));
+        const norm = Math.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g)))).dataSync()[0]!);
+        const clip = this.options.clipNorm;
+        const scale = clip > 0 && norm > clip ? clip / norm : 1;
+        this.t += 1;
+        this.adamStep(new Map(heads.map(([name], i) => [name, grads[i]!])), scale);
+        return { loss: value.dataSync()[0]!, norm };
+      });
+    } finally {
+      tf.dispose(Object.values(inputs));
+      disposeBatchTensors(fixed);
+    }
+  }
+
+  /** The critic's estimate of the return from each step's observation (no update). */
+  values(steps: readonly TrainingStep[], batchSize = 32): Float32Array {
+    const out = new Float32Array(steps.length);
+    const o = this.policy.options;
+    for (let at = 0; at < steps.length; at += batchSize) {
+      const chunk = steps.slice(at, at + batchSize);
+      const encoded = padBatch(chunk.map((s) => this.encoded(s)));
+      const pooled = poolInputs(encoded, this.policy.embedding, o);
+      const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
+      try {
+        const v = tf.tidy(() =>
+          forwardGraph(
+            this.policy.variables,
+            o,
+            encoded,
+            this.graphInputs(encoded, pooled),
+            fixed,
+          ).value.dataSync(),
+        );
+        out.set(v, at);
+      } finally {
+        disposeBatchTensors(fixed);
+      }
+    }
+    return out;
   }
 
   /** Adam's moments (m/NAME, v/NAME) and its step count (a 1-element "t" frame). */
@@ -412,6 +518,14 @@ export class BcTrainer {
   dispose(): void {
     for (const v of [...this.m.values(), ...this.v.values()]) v.dispose();
   }
+}
+
+function targetsOf(batch: readonly Sample[], critic: boolean): BatchTargets {
+  return {
+    chosen: batch.map((s) => s.target),
+    weights: batch.map((s) => s.step.weight ?? 1),
+    values: critic ? Float32Array.from(batch, (s) => s.step.valueTarget ?? Number.NaN) : null,
+  };
 }
 
 /**

@@ -114,4 +114,8 @@ export interface TrainingStep {
   input: PolicyInput;
   /** The chosen action, canonical (as PolicyDecision.action). */
   action: string;
+  /** How much this step's cross-entropy counts (AWR's exp(A/β)); absent: 1, as filtered BC. */
+  weight?: number;
+  /** The return the critic regresses to from this step; absent: the step does not train the critic. */
+  valueTarget?: number;
 }
