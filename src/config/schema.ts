@@ -264,6 +264,22 @@ export const LearnerConfig = z
     images: z.enum(['files', 'data_url']).default('files'),
     /** cap on one run of the command */
     timeout_ms: PositiveInt.default(24 * 3600 * 1000),
+    /**
+     * filtered_bc: TTI, cross-entropy on the steps of successful trajectories only; awr:
+     * advantage-weighted regression as DigiRL trains (src/model/awr.ts): replay keeps failures
+     * too, a critic learns the return from every step, and each step counts by its advantage
+     */
+    algorithm: z.enum(['filtered_bc', 'awr']).default('filtered_bc'),
+    /** awr: filter (DigiRL's: train on the steps whose advantage exceeds awr_threshold) or exp (exp(A/β), capped) */
+    awr_weighting: z.enum(['filter', 'exp']).default('filter'),
+    /** awr: λ of DigiRL's advantage, λ^(steps left)·R + (1−λ)·(the critic's one-step change) */
+    awr_lambda: z.number().min(0).max(1).default(0.9),
+    /** awr, filter: the advantage a step must exceed */
+    awr_threshold: z.number().default(0.05),
+    /** awr, exp: β in exp(A/β) */
+    awr_temperature: z.number().positive().default(0.3),
+    /** awr, exp: cap on one step's weight */
+    awr_max_weight: z.number().positive().default(20),
   })
   .prefault({});
 
@@ -308,6 +324,12 @@ export const Config = z
     eval_tasks: NonNegativeInt.default(60),
     /** how that subset is drawn: uniformly, or the same number from every template (WebArena-Lite's way) */
     eval_sampling: z.enum(['uniform', 'per_template']).default('uniform'),
+    /**
+     * how collection draws training tasks: uniformly with replacement (TTI), or by learnability
+     * (DigiRL's curriculum): a task group (its template, else the task) ∝ p(1−p) of its success rate
+     * so far, so tasks solved about half the time are drawn most (src/curriculum/learnability.ts)
+     */
+    task_sampling: z.enum(['uniform', 'learnability']).default('uniform'),
     /** test-time re-check while collecting: answers before the min_try-th are not final */
     min_try: PositiveInt.default(1),
     /** the same, for eval episodes */
@@ -349,6 +371,14 @@ export const Config = z
     log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   })
   .superRefine((config, ctx) => {
+    if (config.learner.algorithm === 'awr' && (config.learner.kind !== 'tfjs' || config.policy_lm !== 'tfjs'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['learner', 'algorithm'],
+        message:
+          'awr trains the embedded tfjs policy and its critic: set policy_lm tfjs and learner.kind tfjs, ' +
+          'or use filtered_bc with an external learner',
+      });
     // Before suites were plug-ins, env.suite webarena (the old default) meant "the task files",
     // MiniArena's when no host was set; now it means WebArena's own containers. Say so up front
     // rather than let every env worker fail to start.

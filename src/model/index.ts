@@ -1,6 +1,13 @@
 // The trainable policy and its learner: public API (docs/model.md).
 export { type AlignedDemo, alignAnswers } from './align-answers.js';
 export {
+  type AwrOptions,
+  type AwrStats,
+  advantageWeight,
+  awrSteps,
+  episodeReturn,
+} from './awr.js';
+export {
   type BackendChoice,
   type BackendName,
   BackendUnavailableError,

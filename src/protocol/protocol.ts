@@ -435,12 +435,17 @@ export const TrajectoryAck = z.object({
 export const SampleRequest = z.object({
   type: z.literal('sample_request'),
   maxTrajectories: Count,
+  /** the most failed trajectories to add (replay keeps them when the learner is awr); absent: none */
+  maxFailures: Count.optional(),
   /** the draw's seed (the run's seed and the iteration): a resent request gets the same sample */
   seed: Count,
 });
 export const SampleBatch = z.object({
   type: z.literal('sample_batch'),
-  /** in episode order (iteration, then place in its phase), whatever order replay received them in */
+  /**
+   * in episode order (iteration, then place in its phase), whatever order replay received them in;
+   * the failed ones asked for (maxFailures) follow the kept ones, in episode order too
+   */
   trajectories: z.array(Trajectory),
 });
 

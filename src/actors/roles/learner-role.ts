@@ -2,12 +2,15 @@
 // sample of kept trajectories (recency + per-site balance, as TTI draws them), runs `actor_epochs`
 // passes of cross-entropy on the chosen candidate at every step, writes a checkpoint (weights,
 // optimizer state, counters) atomically, publishes the new weights and tells the supervisor.
+// With `learner.algorithm: awr` the sample holds failed trajectories too, and every step is
+// weighted by its advantage under the critic, which trains alongside (src/model/awr.ts).
 //
 // Training runs in small chunks with the event loop free in between, so heartbeats keep flowing
 // while it trains (a learner silent for `heartbeat_timeout_ms` is taken for hung).
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
+  awrSteps,
   BcTrainer,
   CheckpointStore,
   loadBackend,
@@ -67,6 +70,7 @@ export const learnerRole: RoleMain = async (ctx) => {
     scorePenalty: ctx.config.model.score_penalty,
     wordDropout: ctx.config.model.word_dropout,
   });
+  const awr = ctx.config.learner.algorithm === 'awr';
   if (optimizerState !== null) trainer.importState(optimizerState);
   ctx.counters.policyVersion = policyVersion;
   ctx.counters.samplesSeen = samplesSeen;
@@ -86,8 +90,8 @@ export const learnerRole: RoleMain = async (ctx) => {
     );
   };
 
-  /** One filtered-BC pass over a sample of replay, yielding between chunks. */
-  const trainOn = async (steps: TrainingStep[]) => {
+  /** One pass of the policy (or of the critic) over a sample of replay, yielding between chunks. */
+  const trainOn = async (steps: TrainingStep[], mode: 'policy' | 'critic' = 'policy') => {
     const batchSize = ctx.config.batch_size;
     let lossSum = 0;
     let lossCount = 0;
@@ -106,6 +110,7 @@ export const learnerRole: RoleMain = async (ctx) => {
         const report = trainer.train(order.slice(at, at + batchSize), {
           epochs: 1,
           batchSize,
+          mode,
           random: random.next,
         });
         busyMs += performance.now() - t0;
@@ -159,6 +164,7 @@ export const learnerRole: RoleMain = async (ctx) => {
         {
           type: 'sample_request',
           maxTrajectories: ctx.config.actor_trajectories,
+          ...(awr ? { maxFailures: ctx.config.actor_trajectories } : {}),
           seed: mixSeeds(ctx.config.seed, command.iteration),
         },
         () => true,
@@ -168,7 +174,30 @@ export const learnerRole: RoleMain = async (ctx) => {
         throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
       // In episode order (replay's promise), so the same kept episodes train the same weights.
       const trajectories = batch.message.trajectories;
-      const steps = trajectories.flatMap((t) => trainingSteps(t));
+      let steps: TrainingStep[];
+      /** awr: every step, which the critic learns from after the policy's pass */
+      let criticSteps: TrainingStep[] = [];
+      if (awr) {
+        const l = ctx.config.learner;
+        const weighted = awrSteps(trajectories, (s) => trainer.values(s), {
+          lambda: l.awr_lambda,
+          weighting: l.awr_weighting,
+          threshold: l.awr_threshold,
+          temperature: l.awr_temperature,
+          maxWeight: l.awr_max_weight,
+        });
+        criticSteps = weighted.steps;
+        // The filter's zero-weight steps would only dilute the policy's batches.
+        steps = weighted.steps.filter((s) => (s.weight ?? 1) > 0);
+        const a = weighted.stats;
+        ctx.log.info(
+          `iteration ${command.iteration} awr: ${a.steps} steps (${a.failureSteps} of failures), ` +
+            `mean return ${a.meanReturn.toFixed(3)}, value ${a.meanValue.toFixed(3)}, ` +
+            `advantage ${a.meanAdvantage.toFixed(3)}, weight ${a.meanWeight.toFixed(3)}, ` +
+            `failures' share of weight ${(100 * a.failureWeightShare).toFixed(1)}%`,
+        );
+        ctx.counters.meanValue = Math.round(a.meanValue * 1000) / 1000;
+      } else steps = trajectories.flatMap((t) => trainingSteps(t));
       let checkpoint: string | null = null;
       let result: Awaited<ReturnType<typeof trainOn>> = {
         loss: null,
@@ -176,8 +205,14 @@ export const learnerRole: RoleMain = async (ctx) => {
         trained: 0,
         samplesPerSec: null,
       };
-      if (steps.length > 0) {
-        result = await trainOn(steps);
+      if (steps.length > 0 || criticSteps.length > 0) {
+        if (steps.length > 0) result = await trainOn(steps);
+        if (criticSteps.length > 0) {
+          const critic = await trainOn(criticSteps, 'critic');
+          ctx.log.info(
+            `iteration ${command.iteration} critic: ${critic.trained} samples, squared error ${critic.loss?.toFixed(4) ?? 'n/a'}`,
+          );
+        }
         // Above the given checkpoint's version when the run started from one.
         policyVersion = Math.max(command.policyVersion, policyVersion + 1);
         samplesSeen += result.trained;

@@ -1,5 +1,6 @@
 // The replay role: receives finished trajectories, keeps the successful ones (TTI's filter) in a
-// durable append-only log (src/replay), and serves samples of them to the learner.
+// durable append-only log (src/replay), and serves samples of them to the learner. With
+// `learner.algorithm: awr` the failures go to a second log, since the critic learns from them too.
 import path from 'node:path';
 import { Channel, Inbound } from '../../protocol/index.js';
 import { isKept, ReplayLog, sampleTrajectories } from '../../replay/index.js';
@@ -13,6 +14,17 @@ export const replayRole: RoleMain = async (ctx) => {
     ctx.log.warn(`replay log: cut ${report.truncatedBytes} bytes from its tail (${report.reason})`);
   }
   ctx.log.info(`replay log: ${report.records} kept trajectories`);
+  const failures =
+    ctx.config.learner.algorithm === 'awr'
+      ? ReplayLog.open(path.join(ctx.runDir, 'replay-failures'), ctx.config.capacity)
+      : null;
+  if (failures !== null) {
+    if (failures.report.truncatedBytes > 0)
+      ctx.log.warn(
+        `failures log: cut ${failures.report.truncatedBytes} bytes from its tail (${failures.report.reason})`,
+      );
+    ctx.log.info(`failures log: ${failures.report.records} failed trajectories`);
+  }
 
   const incoming = Channel.create(
     'trajectories',
@@ -30,6 +42,7 @@ export const replayRole: RoleMain = async (ctx) => {
   };
   ctx.counters.kept = log.size;
   ctx.counters.received = 0;
+  if (failures !== null) ctx.counters.failures = failures.log.size;
 
   // Each trajectory is acknowledged once it is durable (append fsyncs) or known to be filtered out;
   // a resent one (the env did not hear the ack) is a duplicate by episode id and acknowledged again.
@@ -46,6 +59,10 @@ export const replayRole: RoleMain = async (ctx) => {
         duplicate = true;
         kept = log.has(message.episodeId);
       }
+    } else if (failures !== null) {
+      if (failures.log.append(message)) count('appendedFailures');
+      else duplicate = true;
+      ctx.counters.failures = failures.log.size;
     }
     ctx.counters.kept = log.size;
     if (peer === null) return;
@@ -55,11 +72,10 @@ export const replayRole: RoleMain = async (ctx) => {
   });
   const serving = samples.serve(async ({ message, peer }) => {
     if (peer === null) return;
-    const batch = sampleTrajectories(
-      log.trajectories(),
-      message.maxTrajectories,
-      new SeededRandom(message.seed).next,
-    );
+    const random = new SeededRandom(message.seed).next;
+    const batch = sampleTrajectories(log.trajectories(), message.maxTrajectories, random);
+    if (failures !== null && (message.maxFailures ?? 0) > 0)
+      batch.push(...sampleTrajectories(failures.log.trajectories(), message.maxFailures ?? 0, random));
     await samples
       .sendTo(peer, { type: 'sample_batch', trajectories: batch })
       .catch((error: Error) => ctx.log.warn(`sample batch lost: ${error.message}`));
@@ -71,6 +87,7 @@ export const replayRole: RoleMain = async (ctx) => {
       samples.close();
       await Promise.allSettled([receiving, serving]);
       log.close();
+      failures?.log.close();
     },
   };
 };

@@ -1,0 +1,112 @@
+// Advantage-weighted regression as DigiRL trains its actor: every episode, failed or not, teaches
+// the critic the reward to expect from a page, and each step counts by its advantage.
+//
+//   critic      V(s_t) → R                  R: the page's own reward where it gives one (MiniWoB++'s
+//                                             raw −1…1), else TTI's 0/1
+//   advantage   A_t = λ^(T−1−t)·R + (1−λ)·(V(s_{t+1}) + r_t − V(s_t))     DigiRL's step-level mix:
+//               the episode's reward, discounted by the steps left, plus the critic's one-step
+//               change (V(s_T) = 0, r_t = R on the last step, else 0); V is the critic before this
+//               iteration's updates
+//   weight      'filter' (DigiRL's, the default): 1 where A_t > threshold, else 0
+//               'exp' (Peng et al.'s AWR): min(exp(A_t/β), w_max)
+//
+// Why the filter: with exp weights a step the critic already expects to fail has A ≈ 0 and weight
+// ≈ 1, so the policy imitates its own failures wherever it never succeeds (most tasks, early on);
+// test/model/awr-weighs-steps-by-advantage-and-its-critic-learns-returns shows it. The filter keeps
+// successes' steps (the first term) and those steps of failures that raised the critic's estimate.
+import { trainingSteps } from './trainer.js';
+import type { TrainingStep, TrajectoryForTraining } from './types.js';
+
+export interface AwrOptions {
+  /** λ: how much of the advantage is the episode's own reward rather than the critic's change. */
+  lambda: number;
+  weighting: 'filter' | 'exp';
+  /** filter: the advantage a step must exceed to be trained on. */
+  threshold: number;
+  /** exp: β; lower trusts the advantage more. */
+  temperature: number;
+  /** exp: cap on one step's weight, so a single surprising success does not swamp a batch. */
+  maxWeight: number;
+}
+
+export interface AwrStats {
+  steps: number;
+  /** Steps of episodes that failed (R ≤ 0). */
+  failureSteps: number;
+  meanReturn: number;
+  meanValue: number;
+  meanAdvantage: number;
+  meanWeight: number;
+  /** Share of the total weight on failed episodes' steps. */
+  failureWeightShare: number;
+}
+
+/** The episode's return as the critic learns it. */
+export function episodeReturn(trajectory: TrajectoryForTraining): number {
+  return trajectory.rawReward ?? trajectory.reward ?? 0;
+}
+
+/** Weight of one step with advantage `advantage`. */
+export function advantageWeight(advantage: number, options: AwrOptions): number {
+  if (options.weighting === 'filter') return advantage > options.threshold ? 1 : 0;
+  return Math.min(Math.exp(advantage / options.temperature), options.maxWeight);
+}
+
+/**
+ * Every step of every trajectory with its weight and the critic's target. `values` gives the
+ * critic's present estimate for a list of steps (BcTrainer.values).
+ */
+export function awrSteps(
+  trajectories: readonly TrajectoryForTraining[],
+  values: (steps: readonly TrainingStep[]) => Float32Array,
+  options: AwrOptions,
+): { steps: TrainingStep[]; stats: AwrStats } {
+  const steps: TrainingStep[] = [];
+  const failed: boolean[] = [];
+  /** per step: the episode's reward discounted by λ^(steps left), and its place in the episode */
+  const reward: number[] = [];
+  const last: boolean[] = [];
+  for (const trajectory of trajectories) {
+    const R = episodeReturn(trajectory);
+    const own = trainingSteps(trajectory);
+    own.forEach((step, t) => {
+      step.valueTarget = R;
+      steps.push(step);
+      failed.push(R <= 0);
+      reward.push(options.lambda ** (own.length - 1 - t) * R);
+      last.push(t === own.length - 1);
+    });
+  }
+  const v = values(steps);
+  const advantages = steps.map((step, i) => {
+    const next = last[i] ? step.valueTarget! : v[i + 1]!;
+    return reward[i]! + (1 - options.lambda) * (next - v[i]!);
+  });
+  let sumReturn = 0;
+  let sumValue = 0;
+  let sumAdvantage = 0;
+  let sumWeight = 0;
+  let failureWeight = 0;
+  steps.forEach((step, i) => {
+    const advantage = advantages[i]!;
+    step.weight = advantageWeight(advantage, options);
+    sumReturn += step.valueTarget!;
+    sumValue += v[i]!;
+    sumAdvantage += advantage;
+    sumWeight += step.weight;
+    if (failed[i]) failureWeight += step.weight;
+  });
+  const n = Math.max(1, steps.length);
+  return {
+    steps,
+    stats: {
+      steps: steps.length,
+      failureSteps: failed.filter(Boolean).length,
+      meanReturn: sumReturn / n,
+      meanValue: sumValue / n,
+      meanAdvantage: sumAdvantage / n,
+      meanWeight: sumWeight / n,
+      failureWeightShare: sumWeight > 0 ? failureWeight / sumWeight : 0,
+    },
+  };
+}

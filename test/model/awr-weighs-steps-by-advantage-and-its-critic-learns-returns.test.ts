@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  advantageWeight,
+  awrSteps,
+  BcTrainer,
+  loadBackend,
+  type PolicyInput,
+  seededRandom,
+  TfjsPolicy,
+  type TrajectoryForTraining,
+} from '../../src/model/index.js';
+import { PRODUCTS, shopPage } from './fixtures.js';
+
+const OPTIONS = { lambda: 0.5, weighting: 'exp' as const, threshold: 0.05, temperature: 0.5, maxWeight: 20 };
+
+/** A one-step episode on the shop page answering `answer` to "the price of `name`". */
+function episode(name: string, answer: string, reward: number, rawReward?: number): TrajectoryForTraining {
+  return {
+    intent: `What is the price of ${name}?`,
+    horizon: 5,
+    reward,
+    ...(rawReward === undefined ? {} : { rawReward }),
+    steps: [
+      {
+        url: 'http://127.0.0.1:7770/shop',
+        nodes: shopPage(),
+        note: null,
+        reply: `Thought: the row says so.\nAction: ANSWER [${answer}]`,
+      },
+    ],
+  };
+}
+
+test("the advantage mixes the episode's reward by the steps left with the critic's change, the page reward comes first, and weights follow it", () => {
+  const twoSteps: TrajectoryForTraining = {
+    ...episode('Blue Mug', '$12.50', 1),
+    steps: [
+      {
+        url: 'http://127.0.0.1:7770/shop',
+        nodes: shopPage(),
+        note: null,
+        reply: 'Action: click [5]',
+      },
+      ...episode('Blue Mug', '$12.50', 1).steps,
+    ],
+  };
+  const failed = episode('Red Kettle', '$12.50', 0, -1);
+  const critic = (steps: readonly unknown[]) => new Float32Array(steps.length).fill(0.2);
+  const { steps, stats } = awrSteps([twoSteps, failed], critic, OPTIONS);
+  assert.deepEqual(
+    steps.map((s) => s.valueTarget),
+    [1, 1, -1],
+  );
+  // A = λ^(left)·R + (1−λ)(V(next) − V): 0.5·1 + 0.5·(0.2 − 0.2); 1 + 0.5·(1 − 0.2); −1 + 0.5·(−1 − 0.2)
+  const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-6, `${a} vs ${b}`);
+  close(steps[0]!.weight!, Math.exp(0.5 / 0.5));
+  close(steps[1]!.weight!, Math.exp(1.4 / 0.5));
+  close(steps[2]!.weight!, Math.exp(-1.6 / 0.5));
+  assert.equal(stats.failureSteps, 1, JSON.stringify(stats));
+  assert.ok(stats.failureWeightShare > 0 && stats.failureWeightShare < 0.05);
+  // the cap, and DigiRL's hard filter
+  assert.equal(advantageWeight(5, OPTIONS), 20);
+  assert.equal(advantageWeight(0.06, { ...OPTIONS, weighting: 'filter' }), 1);
+  assert.equal(advantageWeight(0.04, { ...OPTIONS, weighting: 'filter' }), 0);
+});
+
+/**
+ * Tasks on the first two products succeed; on the others the episode answers another row's price
+ * and the page scores −1. Plain BC on every episode would learn to answer the wrong row.
+ */
+function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
+  const data: TrajectoryForTraining[] = [];
+  for (let k = 0; k < 4; k++) {
+    const [name, price] = PRODUCTS[k]!;
+    const wrong = PRODUCTS[(k + 1) % 4]![1];
+    if (k < 2) data.push(episode(name, price, 1, 1));
+    else for (let r = 0; r < 3; r++) data.push(episode(name, wrong, 0, -1));
+  }
+  const options = { ...OPTIONS, weighting };
+  const policy = TfjsPolicy.create({ seed: 3, hidden: 32 });
+  const trainer = new BcTrainer(policy, { learningRate: 0.01, clipNorm: 1 });
+  for (let round = 0; round < 8; round++) {
+    // as the learner does: the policy on the steps that weigh something, then the critic on all
+    const { steps } = awrSteps(data, (s) => trainer.values(s), options);
+    const weighted = steps.filter((s) => s.weight! > 0);
+    if (weighted.length > 0)
+      trainer.train(weighted, { epochs: 4, batchSize: 8, random: seededRandom(round) });
+    trainer.train(steps, { epochs: 25, batchSize: 8, mode: 'critic', random: seededRandom(round) });
+  }
+  const { steps } = awrSteps(data, (s) => trainer.values(s), options);
+  const values = trainer.values(steps);
+  // on a failed task: the right answer, and the wrong one its failures showed
+  const [name, price] = PRODUCTS[2]!;
+  const wrong = PRODUCTS[3]![1];
+  const at: PolicyInput = {
+    intent: `What is the price of ${name}?`,
+    url: 'http://127.0.0.1:7770/shop',
+    nodes: shopPage(),
+    history: [],
+    step: 0,
+    horizon: 5,
+    note: null,
+  };
+  const [d] = policy.distributions([at]);
+  const p = (answer: string) =>
+    d!.probabilities[d!.candidates.findIndex((c) => c.action === `ANSWER [${answer}]`)]!;
+  const result = {
+    solved: [values[0]!, values[1]!],
+    failed: [...values.slice(2)],
+    right: p(price),
+    wrong: p(wrong),
+  };
+  policy.dispose();
+  trainer.dispose();
+  return result;
+}
+
+test('with the filter, the critic tells a task the policy solves from one it fails, and failures do not teach their answer', async () => {
+  await loadBackend('auto');
+  const r = trainOnMixedEpisodes('filter');
+  assert.ok(
+    Math.min(...r.solved) > Math.max(...r.failed) + 0.05,
+    `critic: solved ${r.solved.map((v) => v.toFixed(2))}, failed ${r.failed.map((v) => v.toFixed(2))}`,
+  );
+  assert.ok(r.wrong < 0.05, `p(wrong, shown by failures) ${r.wrong}`);
+});
+
+test('why the filter is the default: with exp weights, failures the critic expects weigh ≈ 1 and their answer is learned', async () => {
+  await loadBackend('auto');
+  const r = trainOnMixedEpisodes('exp');
+  assert.ok(
+    r.wrong > 0.5 && r.wrong > r.right,
+    `p(right) ${r.right} vs p(wrong, shown by failures) ${r.wrong}`,
+  );
+});
