@@ -107,3 +107,31 @@ test('collection search keys default to TTI and name a bad value', () => {
   assert.throws(() => loadConfig(file, ['collect.search=mcts']), /key 'collect.search': got "mcts"/);
   assert.throws(() => loadConfig(file, ['collect.search_burst=0']), /key 'collect.search_burst': got 0/);
 });
+
+test('the learner algorithm defaults to filtered BC, awr keys name a bad value, and awr needs the tfjs learner', () => {
+  const file = write('learner.yaml', '');
+  assert.equal(loadConfig(file).learner.algorithm, 'filtered_bc');
+  const awr = loadConfig(file, ['learner.algorithm=awr', 'learner.awr_weighting=exp']);
+  assert.equal(awr.learner.algorithm, 'awr');
+  assert.equal(awr.learner.awr_weighting, 'exp');
+  assert.throws(() => loadConfig(file, ['learner.algorithm=ppo']), /key 'learner.algorithm': got "ppo"/);
+  assert.throws(() => loadConfig(file, ['learner.awr_lambda=1.5']), /key 'learner.awr_lambda': got 1.5/);
+  assert.throws(
+    () => loadConfig(file, ['learner.awr_temperature=0']),
+    /key 'learner.awr_temperature': got 0/,
+  );
+  assert.throws(
+    () => loadConfig(file, ['learner.algorithm=awr', 'learner.kind=external']),
+    (error: Error) =>
+      error instanceof ConfigError &&
+      /key 'learner.algorithm'/.test(error.message) &&
+      /tfjs/.test(error.message),
+  );
+});
+
+test('task sampling defaults to uniform and names a bad value', () => {
+  const file = write('sampling.yaml', '');
+  assert.equal(loadConfig(file).task_sampling, 'uniform');
+  assert.equal(loadConfig(file, ['task_sampling=learnability']).task_sampling, 'learnability');
+  assert.throws(() => loadConfig(file, ['task_sampling=greedy']), /key 'task_sampling': got "greedy"/);
+});

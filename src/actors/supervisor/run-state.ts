@@ -22,6 +22,7 @@ const RunStateFile = z.object({
   horizon: z.number().int().positive(),
   randomState: z.number().optional(),
   totals: Totals.optional(),
+  groups: z.record(z.string(), z.object({ attempts: z.number(), successes: z.number() })).optional(),
 });
 
 export function readLoopState(runDir: RunDir, config: Config, resume: boolean, log: Logger): LoopState {
@@ -47,6 +48,7 @@ export function readLoopState(runDir: RunDir, config: Config, resume: boolean, l
     horizon: s.horizon,
     randomState: s.randomState ?? fresh.randomState,
     totals: s.totals ?? fresh.totals,
+    ...(s.groups ? { groups: s.groups } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 // TTI's outer loop, read top to bottom (TTI's scripts/webarena_train.sh + onpolicy_train_loop.py):
 //
 //   for each iteration i:
-//     1. collect: `rollout_size` training tasks, drawn uniformly with replacement, run at the
+//     1. collect: `rollout_size` training tasks, drawn uniformly with replacement (or by
+//        learnability, `task_sampling`, src/curriculum/learnability.ts), run at the
 //        curriculum's horizon h_i with the sampling policy; every trajectory goes to replay, which
 //        keeps the successful ones (reward 1, answer not N/A) durably before the episode counts.
 //     2. train:   the learner draws up to `actor_trajectories` kept trajectories (recency + site
@@ -14,10 +15,13 @@
 
 import type { Config } from '../../config/index.js';
 import {
+  drawByLearnability,
   episodeTemperature,
   evalSubset,
   finalTemperature,
+  type GroupRecords,
   horizonAt,
+  recordOutcomes,
   type TaskRef,
   temperatureAt,
 } from '../../curriculum/index.js';
@@ -37,6 +41,8 @@ export interface LoopState {
   horizon: number;
   randomState: number;
   totals: { envSteps: number; episodes: number; successes: number; seen: number; kept: number };
+  /** collection outcomes per task group, for `task_sampling: learnability` */
+  groups?: GroupRecords;
 }
 
 export interface MetricsRow {
@@ -166,10 +172,14 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
           : `, temperature ${temperatureAt(config.temperature, iteration)}`) +
         (config.temperature_spread.length > 1 ? ` × [${config.temperature_spread.join(', ')}] in turn` : ''),
     );
-    const draws = Array.from(
-      { length: config.rollout_size },
-      () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
-    );
+    const groupOf = (t: TaskRef) => templateIn(deps.labels, t) ?? `${t.file}#${t.id}`;
+    const draws =
+      config.task_sampling === 'learnability'
+        ? drawByLearnability(deps.trainTasks, groupOf, state.groups ?? {}, config.rollout_size, random.next)
+        : Array.from(
+            { length: config.rollout_size },
+            () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
+          );
     const collected = await runPhase(draws.map((t, i) => spec(t, iteration, 'collect', i)));
     if (collected === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
@@ -181,6 +191,13 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     state.totals.successes += successes;
     state.totals.seen += collected.length;
     state.totals.kept += kept;
+    if (config.task_sampling === 'learnability') {
+      state.groups ??= {};
+      recordOutcomes(
+        state.groups,
+        collected.map((r) => ({ group: groupOf({ file: r.taskFile, id: r.taskId }), success: r.reward > 0 })),
+      );
+    }
 
     // 2. train
     deps.onPhase('train', iteration, horizon);
