@@ -58,6 +58,7 @@ export const SCALARS = [
   'rank', // among elements of the same role and name
   'position', // in the page's node order
   'kind_count', // log of the candidates of this kind
+  'argument_after_field_word', // the task has the typed text just after a word of the field's name or label
 ] as const;
 export const SCALAR_SIZE = SCALARS.length;
 
@@ -236,6 +237,25 @@ function computeTask(intent: string): TaskText {
   return { words, keys, flags, content, lower: ` ${memoTokens.get(intent).join(' ')} `, positions };
 }
 const memoTask = new Memo<TaskText>(1024, computeTask);
+
+/** How many task words before a typed text may stand between it and the field's word. */
+const FIELD_WORD_WINDOW = 3;
+
+/**
+ * 1 if the task has `argument` within FIELD_WORD_WINDOW words after a word of the field's name or
+ * label: "the username "bob" and the password "x1"" types bob into Username, not Password. Which
+ * field a text goes to is said by the word before it, and no overlap count sees that order.
+ */
+function argumentAfterFieldWord(task: TaskText, argument: string, fieldWords: ReadonlySet<string>): number {
+  if (fieldWords.size === 0) return 0;
+  const arg = memoTokens.get(argument).map(matchKey);
+  if (arg.length === 0) return 0;
+  for (let p = 1; p + arg.length <= task.keys.length; p++) {
+    if (!arg.every((w, k) => task.keys[p + k] === w)) continue;
+    for (let q = Math.max(0, p - FIELD_WORD_WINDOW); q < p; q++) if (fieldWords.has(task.keys[q]!)) return 1;
+  }
+  return 0;
+}
 
 // --- the trail -------------------------------------------------------------------------------
 
@@ -794,6 +814,17 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
         i >= 0 ? Math.min(1, context.rank[i]! / 5) : 0,
         i >= 0 ? i / Math.max(1, N) : 0,
         Math.log1p(kindCount.get(c.kind) ?? 0) / 5,
+        c.kind === 'type'
+          ? argumentAfterFieldWord(
+              task,
+              argument,
+              new Set(
+                [...memoContent.get(name), ...memoContent.get(labelText)].filter(
+                  (w) => !argWords.includes(w),
+                ),
+              ),
+            )
+          : 0,
       ],
       k * SCALAR_SIZE,
     );
