@@ -97,13 +97,15 @@ test('a remote inference worker swaps in the weights the learner publishes and s
   const actionsAtSwap = remote(swapped)?.counters.actions ?? 0;
   mark(`v1 swapped in after ${actionsAtSwap} actions`);
   // Iteration 2's episodes act through it, with v1.
-  await run.waitFor(
+  const served = await run.waitFor(
     (s) =>
       (remote(s)?.counters.actions ?? 0) > actionsAtSwap && (remote(s)?.counters.policyVersion ?? 0) >= 1,
     60_000,
     'the remote inference worker to act with v1',
   );
   mark('served with v1');
+  // Every worker here, spawned (the run's key) or joined (its credential), speaks for itself only.
+  assert.equal(served.remote?.wrongKeyMessages, 0, JSON.stringify(served.remote));
   const log = readFileSync(path.join(elsewhere, 'logs', 'inference-r0.jsonl'), 'utf8');
   assert.match(log, /weights v1 swapped in/, joinedOutput);
 });
