@@ -20,6 +20,8 @@ import {
   Requester,
   registerProof,
   type SocketTuning,
+  type SpeakerKey,
+  speakerKey,
 } from '../src/protocol/index.js';
 import { type Credential, issueCredential, RunDir, readSupervisorInfo } from '../src/run/index.js';
 import { cliEntry, projectRoot } from '../src/util/paths.js';
@@ -47,6 +49,11 @@ function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** What each message after register carries: the key it speaks with (src/protocol/speaker-proof.ts). */
+function keyOf(c: Credential): SpeakerKey {
+  return speakerKey({ secretKey: c.secretKey, serverPublic: c.serverPublic }, c.id, c.id);
 }
 
 function keysOf(c: Credential): CurveSocketKeys {
@@ -155,6 +162,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
             {
               type: 'heartbeat',
               workerId: c.id,
+              key: keyOf(c),
               stats: { rejectedFrames: 0, busy: true, counters: {}, labels: {} },
             },
             (m) => m.type === 'heartbeat_ack',
@@ -216,7 +224,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
       let t = performance.now();
       const got = await tasks
         .request(
-          { type: 'task_request', workerId: c.id, requestId },
+          { type: 'task_request', workerId: c.id, key: keyOf(c), requestId },
           (m) => m.requestId === requestId,
           10_000,
         )
@@ -253,6 +261,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
           {
             type: 'episode_result',
             workerId: c.id,
+            key: keyOf(c),
             requestId,
             episodeId: assignment.episodeId,
             taskFile: assignment.taskFile,

@@ -1,7 +1,8 @@
 // `tti-run chaos`: kill random workers of a run with SIGKILL every few seconds (and, once, the
-// supervisor itself, followed by `train --resume`), let the run finish, then check from the
-// outside that nothing was lost: every success replay held durable during the run is still in its
-// log, metrics.jsonl has each iteration once, and no process of the run is left.
+// supervisor itself, followed by `train --resume`; once, every worker of one host: host-cut.ts),
+// let the run finish, then check from the outside that nothing was lost: every success replay held
+// durable during the run is still in its log, metrics.jsonl has each iteration once, and no
+// process of the run is left.
 //
 // Replay acknowledges a trajectory only once it is fsynced in its log, so the episode ids seen in
 // the log while the run ran (read without touching it, before every kill and every poll) include
@@ -14,6 +15,7 @@ import type { Role, StatusSnapshot, WorkerSnapshot } from '../protocol/index.js'
 import { ReplayLogReader, readReplayLog } from '../replay/index.js';
 import { RunDir, recordedUserDataDirs } from '../run/index.js';
 import { SeededRandom } from '../util/index.js';
+import { planHostCut } from './host-cut.js';
 import { RunHandle } from './run-handle.js';
 import { checkMetrics, findOrphans, type MetricsVerdict, type Orphan, readRunState } from './verdict.js';
 
@@ -27,6 +29,8 @@ export interface ChaosOptions {
   /** when (after the start) to kill the supervisor once and resume the run; null: never */
   supervisorAtMs: number | null;
   roles: readonly Role[];
+  /** stop every worker of this host (its hostname in status) at once, `atMs` into the window */
+  cutHost: { host: string; atMs: number } | null;
   seed: number;
   /** after the chaos window, how long the run may take to finish before it is stopped */
   settleMs: number;
@@ -47,6 +51,9 @@ export interface ChaosSummary {
   killEveryMs: number;
   kills: { total: number; byRole: Partial<Record<Role, number>>; skipped: number; list: Kill[] };
   supervisor: { kills: number; resumes: number; downMs: number[] };
+  /** --cut-host: the workers SIGKILLed and those hung through the supervisor (remote; their
+   * machine's manager must restart them); null when no cut was asked or the run ended before it */
+  cut: { host: string; atMs: number; killed: string[]; hung: string[]; hosts: string[] } | null;
   /** worker restarts the supervisors reported (summed over supervisor lifetimes) */
   restarts: number;
   iterations: {
@@ -157,6 +164,30 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     say(`chaos: resumed (supervisor pid ${status.pid}) after ${Date.now() - down} ms`);
   };
 
+  let cut: ChaosSummary['cut'] = null;
+  const cutHost = async (s: StatusSnapshot, host: string): Promise<void> => {
+    observe();
+    const plan = planHostCut(s, host);
+    const killed: string[] = [];
+    for (const w of plan.kill) {
+      if (w.pid === null || !handle.isWorker(w.pid, w.id, s.pid)) continue;
+      process.kill(w.pid, 'SIGKILL');
+      killed.push(w.id);
+      kills.push({ atMs: elapsed(), worker: w.id, role: w.role, pid: w.pid, iteration: s.iteration });
+    }
+    const hung: string[] = [];
+    for (const w of plan.hang) {
+      say(`chaos: ${await handle.inject(w.id, 'hang')}`);
+      hung.push(w.id);
+    }
+    cut = { host, atMs: elapsed(), killed, hung, hosts: plan.hosts };
+    say(
+      killed.length + hung.length === 0
+        ? `chaos: no worker on host ${host} to cut (hosts: ${plan.hosts.join(', ') || 'none'})`
+        : `chaos: cut host ${host} at ${elapsed()} ms: SIGKILL ${killed.join(', ') || 'none'}; hang ${hung.join(', ') || 'none'}`,
+    );
+  };
+
   // 2. the chaos window, from the moment the run is up
   const windowStart = elapsed();
   const inWindow = () => elapsed() - windowStart;
@@ -179,6 +210,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
       supervisorDone = true;
       await killSupervisorAndResume();
       nextKillAt = inWindow() + options.killEveryMs;
+      continue;
+    }
+    if (cut === null && options.cutHost !== null && inWindow() >= options.cutHost.atMs && status !== null) {
+      await cutHost(status, options.cutHost.host);
       continue;
     }
     if (inWindow() >= nextKillAt && status?.state === 'running') {
@@ -236,6 +271,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     killEveryMs: options.killEveryMs,
     kills: { total: kills.length, byRole, skipped, list: kills },
     supervisor: { kills: supervisorKills, resumes: supervisorDown.length, downMs: supervisorDown },
+    cut,
     restarts: [...restartsBySupervisor.values()].reduce((a, b) => a + b, 0),
     iterations: {
       atStart: atStartIteration,

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StatusSnapshot } from '../protocol/index.js';
+import type { Fault, StatusSnapshot } from '../protocol/index.js';
 import {
   argsOf,
   curveFor,
@@ -90,6 +90,25 @@ export class RunHandle {
     const result = await runCli([...args, ...(resume ? [] : trainArgs)]);
     if (result.code !== 0)
       throw new Error(`tti-run ${args.join(' ')} failed (exit ${result.code}): ${result.output.trim()}`);
+  }
+
+  /** `tti-run inject`: a fault for one worker through the supervisor (the way to a remote one). */
+  async inject(workerId: string, fault: Fault): Promise<string> {
+    const info = this.supervisor();
+    if (info === null) return 'no supervisor';
+    const client = new StatusClient(
+      info,
+      curveFor(info.statusEndpoint, this.runDir.root, info.curve ?? false),
+    );
+    try {
+      const reply = await client.request(
+        { type: 'inject_fault', token: readRunToken(this.runDir.token), workerId, fault },
+        STATUS_TIMEOUT_MS,
+      );
+      return reply?.type === 'control_reply' ? reply.message : 'no answer from the supervisor';
+    } finally {
+      client.close();
+    }
   }
 
   /** A graceful stop with the run's token; resolves once the supervisor is gone (or the wait ends). */

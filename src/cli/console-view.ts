@@ -86,7 +86,8 @@ export function renderRun(
     lines.push(
       `remote    listening at ${remote.listen}   env ${joined('env')} of ${remote.expected.env} joined` +
         `   inference ${joined('inference')} of ${remote.expected.inference}` +
-        `   refused connections ${remote.refusedConnections}`,
+        `   refused connections ${remote.refusedConnections}` +
+        (remote.wrongKeyMessages > 0 ? `   wrong-key messages ${remote.wrongKeyMessages}` : ''),
     );
   }
   const dt = options.previous ? (snapshot.uptimeMs - options.previous.uptimeMs) / 1000 : 0;

@@ -86,6 +86,12 @@ export type Endpoints = z.infer<typeof Endpoints>;
 
 // --- control: worker DEALER → supervisor ROUTER ------------------------------------------------
 
+/**
+ * The key a worker's message speaks with (speaker-proof.ts): in a run whose sockets take CURVE, the
+ * supervisor drops a message whose worker id is not its key's; absent in a run without CURVE.
+ */
+const Speaker = z.object({ id: WorkerId, tag: z.string().max(128) });
+
 export const Register = z.object({
   type: z.literal('register'),
   role: Role,
@@ -101,19 +107,27 @@ export const Register = z.object({
 export const Heartbeat = z.object({
   type: z.literal('heartbeat'),
   workerId: WorkerId,
+  key: Speaker.optional(),
   stats: WorkerStats,
 });
 export const WorkerError = z.object({
   type: z.literal('worker_error'),
   workerId: WorkerId,
+  key: Speaker.optional(),
   message: z.string(),
   fatal: z.boolean(),
 });
-export const Bye = z.object({ type: z.literal('bye'), workerId: WorkerId, reason: z.string() });
+export const Bye = z.object({
+  type: z.literal('bye'),
+  workerId: WorkerId,
+  key: Speaker.optional(),
+  reason: z.string(),
+});
 /** The learner's answer to a `train` command: one filtered-BC pass is done and its weights are out. */
 export const Trained = z.object({
   type: z.literal('trained'),
   workerId: WorkerId,
+  key: Speaker.optional(),
   iteration: Count,
   /** the version now published (unchanged when there was nothing to train on) */
   policyVersion: Count,
@@ -175,6 +189,7 @@ export const Refused = z.object({ type: z.literal('refused'), reason: z.string()
 export const TaskRequest = z.object({
   type: z.literal('task_request'),
   workerId: WorkerId,
+  key: Speaker.optional(),
   requestId: Count,
 });
 export const TaskAssignment = z.object({
@@ -203,6 +218,7 @@ export const NoTask = z.object({ type: z.literal('no_task'), requestId: Count, r
 export const EpisodeResult = z.object({
   type: z.literal('episode_result'),
   workerId: WorkerId,
+  key: Speaker.optional(),
   requestId: Count,
   episodeId: z.string(),
   taskFile: z.string(),
@@ -233,6 +249,7 @@ export const ResultAck = z.object({ type: z.literal('result_ack'), requestId: Co
 export const EpisodeReturned = z.object({
   type: z.literal('episode_returned'),
   workerId: WorkerId,
+  key: Speaker.optional(),
   requestId: Count,
   episodeId: z.string(),
   reason: z.string(),
@@ -526,6 +543,8 @@ export const StatusSnapshot = z.object({
       listen: z.string(),
       expected: z.object({ env: Count, inference: Count }),
       refusedConnections: Count,
+      /** worker messages dropped because their key may not speak for the worker they name */
+      wrongKeyMessages: Count,
     })
     .optional(),
 });

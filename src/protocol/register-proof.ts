@@ -11,7 +11,8 @@ import { z85Decode } from './z85.js';
 const PKCS8_X25519 = Buffer.from('302e020100300506032b656e04220420', 'hex');
 const SPKI_X25519 = Buffer.from('302a300506032b656e032100', 'hex');
 
-function shared(secretZ85: string, publicZ85: string): Buffer {
+/** X25519 of one side's secret and the other's public key (both Z85): the same on both ends. */
+export function sharedSecret(secretZ85: string, publicZ85: string): Buffer {
   const privateKey = createPrivateKey({
     key: Buffer.concat([PKCS8_X25519, z85Decode(secretZ85)]),
     format: 'der',
@@ -36,7 +37,7 @@ export function registerProof(
   hostname: string,
   pid: number,
 ): string {
-  return createHmac('sha256', shared(keys.secretKey, keys.serverPublic))
+  return createHmac('sha256', sharedSecret(keys.secretKey, keys.serverPublic))
     .update(claim(keyId, role, hostname, pid))
     .digest('hex');
 }
@@ -50,7 +51,7 @@ export function checkRegisterProof(
   hostname: string,
   pid: number,
 ): boolean {
-  const expected = createHmac('sha256', shared(keys.serverSecret, keys.clientPublic))
+  const expected = createHmac('sha256', sharedSecret(keys.serverSecret, keys.clientPublic))
     .update(claim(keyId, role, hostname, pid))
     .digest();
   const given = Buffer.from(proof, 'hex');

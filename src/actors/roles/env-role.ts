@@ -427,6 +427,7 @@ export const envRole: RoleMain = async (ctx) => {
     await reportResult({
       type: 'episode_result',
       workerId: ctx.workerId,
+      ...ctx.signature,
       requestId,
       episodeId: assignment.episodeId,
       taskFile: assignment.taskFile,
@@ -464,7 +465,14 @@ export const envRole: RoleMain = async (ctx) => {
   /** Hands an episode back to the supervisor for another worker (this one's host is down). */
   const giveBack = async (episodeId: string, requestId: number, reason: string): Promise<void> => {
     for (let attempt = 1; attempt <= ACK_ATTEMPTS && running; attempt++) {
-      const message = { type: 'episode_returned', workerId: ctx.workerId, requestId, episodeId, reason };
+      const message = {
+        type: 'episode_returned',
+        workerId: ctx.workerId,
+        ...ctx.signature,
+        requestId,
+        episodeId,
+        reason,
+      };
       const ack = await tasks.request(
         message,
         (m) => m.type === 'result_ack' && m.episodeId === episodeId,
@@ -486,7 +494,7 @@ export const envRole: RoleMain = async (ctx) => {
       }
       const id = requestId++;
       const reply = await tasks.request(
-        { type: 'task_request', workerId: ctx.workerId, requestId: id },
+        { type: 'task_request', workerId: ctx.workerId, ...ctx.signature, requestId: id },
         (m) => m.type !== 'result_ack' && m.requestId === id,
         TASK_REQUEST_TIMEOUT_MS,
       );

@@ -1,8 +1,15 @@
 // What a worker that joins from another machine (`tti-run worker --join`) does differently from a
 // spawned one: its identity and CURVE keys come from its credential file, its `register` carries a
-// proof that it holds that key, and the endpoints the supervisor hands it are reached through the
+// proof that it holds that key (and every later message names that key), and the endpoints the supervisor hands it are reached through the
 // address it joined (the supervisor may listen on 0.0.0.0, or behind a Service or a NAT).
-import { type CurveSocketKeys, type Endpoints, type Role, registerProof } from '../../protocol/index.js';
+import {
+  type CurveSocketKeys,
+  type Endpoints,
+  type Role,
+  registerProof,
+  type SpeakerKey,
+  speakerKey,
+} from '../../protocol/index.js';
 import { type Credential, LOCAL_KEY_ID, readCredential } from '../../run/index.js';
 
 export interface Join {
@@ -56,6 +63,29 @@ export function localRegistration(keys: CurveSocketKeys, role: Role, hostname: s
     process.pid,
   );
   return { credential: { keyId: LOCAL_KEY_ID, proof } };
+}
+
+/**
+ * The key every later message of this worker carries (src/protocol/speaker-proof.ts): its
+ * credential's when it joined, the run's own for a spawned worker of a CURVE run, none without CURVE.
+ */
+export function speakerSignature(
+  join: Join | null,
+  keys: CurveSocketKeys | undefined,
+  workerId: string,
+): { key?: SpeakerKey } {
+  if (join !== null) {
+    const { id, secretKey, serverPublic } = join.credential;
+    return { key: speakerKey({ secretKey, serverPublic }, id, workerId) };
+  }
+  if (keys === undefined) return {};
+  return {
+    key: speakerKey(
+      { secretKey: keys.clientSecret, serverPublic: keys.serverPublic },
+      LOCAL_KEY_ID,
+      workerId,
+    ),
+  };
 }
 
 /** The same endpoint through the host this worker joined: tcp://0.0.0.0:5557 → tcp://sup:5557. */

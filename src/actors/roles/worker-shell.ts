@@ -19,6 +19,7 @@ import {
   RejectedFrames,
   type Role,
   type SocketTuning,
+  type SpeakerKey,
 } from '../../protocol/index.js';
 import { curveFor, type KeyGate, startKeyGate } from '../../run/index.js';
 import {
@@ -28,6 +29,7 @@ import {
   localRegistration,
   rehostAll,
   rehostEndpoints,
+  speakerSignature,
 } from './remote-join.js';
 
 export interface WorkerArgs {
@@ -67,7 +69,12 @@ export interface RoleContext {
   /** role-specific facts in words (e.g. `backend`), reported with the counters */
   readonly labels: Record<string, string>;
   setBusy(busy: boolean): void;
-  /** sends a message to the supervisor on the control socket (e.g. the learner's `trained`) */
+  /**
+   * the key this worker's messages speak with, to spread into each message that names its worker id
+   * on a socket other than control (an env worker's task requests and results); empty without CURVE
+   */
+  readonly signature: { key?: SpeakerKey };
+  /** sends a message to the supervisor on the control socket (e.g. the learner's `trained`), signed */
   sendControl(message: object): Promise<void>;
 }
 
@@ -114,6 +121,9 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     process.stderr.write(`${args.workerId}: ${(error as Error).message}\n`);
     process.exit(2);
   }
+  // Every message after `register` names the key it speaks with: the supervisor drops one whose key
+  // is not this worker's (src/actors/supervisor/speaker-check.ts).
+  const signature = speakerSignature(join, curve, args.workerId);
   const tuning: SocketTuning = {
     lingerMs: 200,
     heartbeatIntervalMs: 1000,
@@ -153,7 +163,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
   const die = (error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
     control
-      .send({ type: 'worker_error', workerId: args.workerId, message, fatal: true })
+      .send({ type: 'worker_error', workerId: args.workerId, ...signature, message, fatal: true })
       .catch(() => undefined)
       .finally(() => void exit(1, message));
     setTimeout(() => void exit(1, message), 300).unref();
@@ -177,7 +187,9 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     log.info(`stopping (${why}), deadline ${deadlineMs} ms`);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, deadlineMs).unref());
     await Promise.race([role?.stop(deadlineMs) ?? Promise.resolve(), deadline]);
-    await control.send({ type: 'bye', workerId: args.workerId, reason: why }).catch(() => undefined);
+    await control
+      .send({ type: 'bye', workerId: args.workerId, ...signature, reason: why })
+      .catch(() => undefined);
     await exit(0, why);
   };
   process.on('SIGTERM', () => void stop(5000, 'SIGTERM'));
@@ -294,6 +306,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
       .send({
         type: 'heartbeat',
         workerId: args.workerId,
+        ...signature,
         stats: {
           rejectedFrames: rejected.total,
           busy,
@@ -321,7 +334,8 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     setBusy: (b) => {
       busy = b;
     },
-    sendControl: (message) => control.send(message),
+    signature,
+    sendControl: (message) => control.send({ ...message, ...signature }),
   };
   // A role that cannot start (a port taken, a browser that does not launch) is a crash like any other.
   try {

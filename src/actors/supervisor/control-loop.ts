@@ -2,9 +2,11 @@
 // message goes to that worker's actor; the learner's `trained` goes to the train coordinator. A
 // register is admitted first (admission.ts: a worker that joined from another machine gets its
 // actor there); a message naming a worker the run does not have, or the wrong role, is refused.
+// Every other message is dropped unless its key may speak for the worker it names (speaker-check.ts).
 import { dispatch, type Ref } from 'nact';
 import type { Logger } from '../../log/index.js';
 import type { Channel, Inbound, TrainedMessage } from '../../protocol/index.js';
+import type { SpeakerClaim } from './speaker-check.js';
 import type { WorkerMsg, WorkerSpec } from './worker-actor.js';
 
 export interface WorkerEntry {
@@ -27,6 +29,8 @@ export function serveControl(
   log: Logger,
   /** who may register (admission.ts); a null ref: a spawned worker, found by its id */
   admit: Admit = () => ({ ok: true, ref: null }),
+  /** whether a later message's key may speak for its worker id (speaker-check.ts); false: dropped */
+  speaks: (message: SpeakerClaim) => boolean = () => true,
 ): Promise<void> {
   const refuse = (peer: Buffer, reason: string) =>
     control.sendTo(peer, { type: 'refused', reason }).catch(() => undefined);
@@ -44,7 +48,7 @@ export function serveControl(
           dispatch(verdict.ref, { kind: 'register', pid: message.pid, peer, hostname: message.hostname });
           return;
         }
-      }
+      } else if (!speaks(message)) return;
       const worker = workers.get(message.workerId);
       if (worker === undefined) {
         await refuse(peer, `no worker '${message.workerId}' in this run`);

@@ -3,9 +3,10 @@
 // run's state, hands the sockets to their loops (control-loop.ts, task-loop.ts, status-loop.ts), the
 // learner to the train coordinator, and runs TTI's loop or an eval (run-mode.ts); on a stop it
 // shuts everything down in order. A run that listens (`--listen`) also admits workers that join from
-// other machines (admission.ts, remote-worker-actor.ts), tells env workers when the act relay for
-// remote inference has someone behind it, drops a worker whose credential is revoked, and has the
-// learner publish its weights again for an inference worker that is behind.
+// other machines (admission.ts, remote-worker-actor.ts), holds every later message to its key's
+// worker (speaker-check.ts), tells env workers when the act relay for remote inference has someone
+// behind it, drops a worker whose credential is revoked, and has the learner publish its weights
+// again for an inference worker that is behind.
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +22,7 @@ import { type RunMsg, type RunView, spawnRunActor } from './run-actor.js';
 import { type RunEnd, type RunMode, runMode } from './run-mode.js';
 import { RunStateStore, readLoopState, trimMetrics } from './run-state.js';
 import { openSupervisorSockets, RunEvents } from './sockets.js';
+import { SpeakerCheck } from './speaker-check.js';
 import { StatusLoop } from './status-loop.js';
 import { TaskLoop } from './task-loop.js';
 import { runTasks } from './task-refs.js';
@@ -149,6 +151,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   });
 
   let refusedRegisters = 0;
+  // After `register`, a message speaks only for its own key's worker (speaker-check.ts).
+  const speakers = new SpeakerCheck(runKeys, () => gate?.list ?? { keys: [] }, log);
   void serveControl(
     sockets.control,
     workers.entries,
@@ -168,6 +172,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       if (verdict.kind === 'local') return { ok: true, ref: null };
       return { ok: true, ref: workers.remote({ role: verdict.role, id: verdict.id }, message.hostname) };
     },
+    (message) => speakers.speaks(message, 'control'),
   );
   // `tti-run credentials revoke`: the worker is told to go and its work goes back to the queue.
   gate?.onRevoked((entries) => {
@@ -208,6 +213,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     episodeTimeoutMs: config.env.episode_timeout_ms,
     log,
     publish,
+    speaks: (message) => speakers.speaks(message, 'tasks'),
   });
   const statusLoop = new StatusLoop(
     sockets.status,
@@ -229,6 +235,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
               listen: config.transport.listen ?? '',
               expected: { env: config.remote.env, inference: config.remote.inference },
               refusedConnections: (gate?.refused ?? 0) + refusedRegisters,
+              wrongKeyMessages: speakers.refused,
             }),
           }
         : {}),

@@ -1,10 +1,13 @@
 // The tasks socket's loop: env workers pull episodes of the current phase from the episode queue
 // and report each one when it is done (or give it back when their web host is down). It counts the
 // run's episodes for status, and requeues episodes that ran past their worst case: a wedged
-// browser whose worker still heartbeats must not hold an episode forever.
+// browser whose worker still heartbeats must not hold an episode forever. A message whose key may
+// not speak for the worker it names is dropped (speaker-check.ts): one env worker cannot take or
+// report another's episodes.
 import type { Logger } from '../../log/index.js';
 import type { Channel, Inbound } from '../../protocol/index.js';
 import type { EpisodeQueue } from './episode-queue.js';
+import type { SpeakerClaim } from './speaker-check.js';
 
 /** An episode running this much longer than its worst case goes to another worker. */
 const EPISODE_GRACE_MS = 60000;
@@ -17,6 +20,8 @@ export interface TaskLoopOptions {
   publish: (kind: string, message: string) => void;
   /** how often to look for episodes past their worst case */
   staleCheckMs?: number;
+  /** whether a message's key may speak for its worker id (speaker-check.ts); false: dropped */
+  speaks?: (message: SpeakerClaim) => boolean;
 }
 
 export class TaskLoop {
@@ -69,6 +74,8 @@ export class TaskLoop {
     peer: Buffer | null,
   ): Promise<void> {
     if (peer === null) return;
+    // Not this worker's key: no answer, as to garbage (the sender learns nothing).
+    if (this.o.speaks !== undefined && !this.o.speaks(message)) return;
     const ack = (episodeId: string) =>
       this.tasks
         .sendTo(peer, { type: 'result_ack', requestId: message.requestId, episodeId })

@@ -1,5 +1,6 @@
-// `tti-run chaos`: kill random workers of a run (and the supervisor once, then resume), let it
-// finish, and print a JSON summary of what was killed and whether anything was lost or left.
+// `tti-run chaos`: kill random workers of a run (and the supervisor once, then resume; or every
+// worker of one host), let it finish, and print a JSON summary of what was killed and whether
+// anything was lost or left.
 
 import { ROLES, type Role } from '../../protocol/index.js';
 import { defineCommand, exitWith } from '../command.js';
@@ -14,6 +15,8 @@ export interface ChaosArgs {
   killSupervisor: boolean;
   supervisorAt: string | undefined;
   roles: string[];
+  cutHost: string | undefined;
+  cutAt: string | undefined;
   seed: number;
   settle: string;
 }
@@ -42,6 +45,14 @@ export async function chaos(args: ChaosArgs): Promise<number> {
         : Math.round(durationMs * 0.4)
       : null,
     roles,
+    // By default the host goes at the middle of the chaos window.
+    cutHost:
+      args.cutHost !== undefined
+        ? {
+            host: args.cutHost,
+            atMs: args.cutAt !== undefined ? parseDuration(args.cutAt) : Math.round(durationMs * 0.5),
+          }
+        : null,
     seed: args.seed,
     settleMs: parseDuration(args.settle),
     say: (line) => process.stderr.write(`${line}\n`),
@@ -86,6 +97,15 @@ export const chaosCommand = defineCommand({
         default: ['env', 'inference', 'replay', 'learner'] as string[],
         describe: 'roles whose workers may be killed',
       })
+      .option('cut-host', {
+        type: 'string',
+        describe:
+          "stop every worker of this host (its name in status) at once: SIGKILL spawned ones, the 'hang' fault for remote ones",
+      })
+      .option('cut-at', {
+        type: 'string',
+        describe: 'when to cut the host (default: 50% of --duration)',
+      })
       .option('seed', { type: 'number', default: 1, describe: 'which workers die, reproducibly' })
       .option('settle', {
         type: 'string',
@@ -111,6 +131,8 @@ export const chaosCommand = defineCommand({
         killSupervisor: argv['kill-supervisor'],
         supervisorAt: argv['supervisor-at'],
         roles: argv.roles.map(String),
+        cutHost: argv['cut-host'],
+        cutAt: argv['cut-at'],
         seed: argv.seed,
         settle: argv.settle,
       }),
