@@ -296,6 +296,13 @@ export const CollectConfig = z
     search_budget: PositiveInt.default(60),
     /** steps the policy acts from a page gone back to, before the search goes back again */
     search_burst: PositiveInt.default(5),
+    /**
+     * how a search draws the page to go back to: visits (Go-Explore's counts: seldom chosen, seldom
+     * seen) or value (those weights times exp((V − best V) / search_value_temperature), V the
+     * critic's estimate the inference worker sends with each action; train it with learner.algorithm awr)
+     */
+    search_rank: z.enum(['visits', 'value']).default('visits'),
+    search_value_temperature: z.number().positive().default(0.1),
   })
   .prefault({});
 

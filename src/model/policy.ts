@@ -15,8 +15,8 @@ import {
   batchTensors,
   DEFAULT_NETWORK_OPTIONS,
   disposeBatchTensors,
+  forwardGraph,
   initialWeights,
-  logitsGraph,
   type NetworkOptions,
   poolInputs,
   weightShapes,
@@ -113,6 +113,14 @@ export class TfjsPolicy {
 
   /** Logits of an encoded batch, [B·C] (padding at −1e9). */
   logits(batch: EncodedBatch): Float32Array {
+    return this.forward(batch, false).logits;
+  }
+
+  /**
+   * Logits [B·C] and, with `withValue`, the critic's estimate [B] of the episode's reward from each
+   * observation (trained by `learner.algorithm: awr`; an untrained head answers ≈ 0).
+   */
+  forward(batch: EncodedBatch, withValue = true): { logits: Float32Array; values: Float32Array } {
     this.alive();
     const o = this.options;
     const pooled = poolInputs(batch, this.embedding, o);
@@ -120,7 +128,7 @@ export class TfjsPolicy {
     try {
       return tf.tidy(() => {
         const { B, C, T } = batch;
-        const out = logitsGraph(
+        const out = forwardGraph(
           this.denseWeights(),
           o,
           batch,
@@ -130,8 +138,12 @@ export class TfjsPolicy {
             observation: tf.tensor2d(pooled.observation, [B, pooled.observation.length / B]),
           },
           fixed,
+          withValue,
         );
-        return out.dataSync() as Float32Array;
+        return {
+          logits: out.logits.dataSync() as Float32Array,
+          values: withValue ? (out.value.dataSync() as Float32Array) : new Float32Array(B),
+        };
       });
     } finally {
       disposeBatchTensors(fixed);
@@ -183,21 +195,24 @@ export class TfjsPolicy {
     // One forward pass per group of similar candidate counts, then decisions in input order (a
     // shared random stream draws the same batched or not).
     const logits: Float32Array[] = new Array(observations.length);
+    const values = new Float32Array(observations.length);
     for (const group of sizeGroups(observations.map((o) => o.candidates.length))) {
       const encoded = padBatch(group.map((b) => observations[b]!));
-      const flat = this.logits(encoded);
+      const out = this.forward(encoded);
       group.forEach((b, k) => {
-        logits[b] = flat.subarray(k * encoded.C, k * encoded.C + observations[b]!.candidates.length);
+        logits[b] = out.logits.subarray(k * encoded.C, k * encoded.C + observations[b]!.candidates.length);
+        values[b] = out.values[k]!;
       });
     }
-    return observations.map((o, b) =>
-      decide(
+    return observations.map((o, b) => ({
+      ...decide(
         o.candidates,
         logits[b]!,
         randomFor === undefined ? options : { ...options, random: randomFor(b) },
         excluded[b],
       ),
-    );
+      value: values[b]!,
+    }));
   }
 
   exportWeights(): TensorFrames {

@@ -87,6 +87,8 @@ export interface PolicyDecision {
   candidates: number;
   /** Log-probability of the action under the distribution it was drawn from. */
   logProb: number;
+  /** The critic's estimate of the episode's reward from this observation (absent: no critic). */
+  value?: number;
 }
 
 /** Tensors as raw float32 frames (one per variable), as the weights socket carries them. */

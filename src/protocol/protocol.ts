@@ -240,7 +240,15 @@ export const EpisodeResult = z.object({
   usage: TokenUsage.optional(),
   /** a collection search's work (collect.search: branch); `steps` then counts all its env steps */
   search: z
-    .object({ rollouts: Count, cells: Count, envSteps: Count, diverged: Count, deepest: Count })
+    .object({
+      rollouts: Count,
+      cells: Count,
+      envSteps: Count,
+      diverged: Count,
+      deepest: Count,
+      /** the critic's highest estimate on a page the search reached (null: no critic) */
+      bestValue: z.number().nullable().optional(),
+    })
     .optional(),
 });
 export type EpisodeResultMessage = z.infer<typeof EpisodeResult>;
@@ -403,6 +411,8 @@ export const ActReply = z.object({
   reply: z.string(),
   policyVersion: Count,
   usage: TokenUsage.optional(),
+  /** the tfjs policy's critic: the episode's expected reward from this page (what a search ranks pages by) */
+  value: z.number().optional(),
 });
 
 // --- trajectories: env PUSH → replay PULL -------------------------------------------------------

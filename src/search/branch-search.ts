@@ -13,7 +13,7 @@ import {
   replayStepOf,
   type StepResult,
 } from '../envs/index.js';
-import { CellArchive, cellKey, type PathStep } from './cell-archive.js';
+import { CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';
 
 /** One step of a rollout as the policy saw it. */
 export interface Taken {
@@ -26,6 +26,8 @@ export interface Taken {
 export interface Decision {
   reply: string;
   policyVersion: number;
+  /** the critic's estimate of the episode's reward from the page acted on (absent: no critic) */
+  value?: number;
 }
 
 export interface SearchStats {
@@ -38,6 +40,8 @@ export interface SearchStats {
   diverged: number;
   /** the longest way to a cell, in steps */
   deepest: number;
+  /** the critic's highest estimate on any page reached (null: no critic answered) */
+  bestValue: number | null;
 }
 
 export interface BranchSearchOptions {
@@ -47,6 +51,8 @@ export interface BranchSearchOptions {
   burst: number;
   /** the episode's horizon: a cell is explored from only while steps are left */
   horizon: number;
+  /** how cells are drawn (default: by visits alone) */
+  rank?: CellRank;
   random: () => number;
   /** Starts rollout `k` on a freshly reset host; returns its first page. */
   start(k: number): Promise<Observation>;
@@ -80,7 +86,7 @@ export function replyOnPage(reply: string, recorded: Action, now: Action): strin
 
 export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcome> {
   const archive = new CellArchive();
-  const stats: SearchStats = { rollouts: 0, cells: 0, envSteps: 0, diverged: 0, deepest: 0 };
+  const stats: SearchStats = { rollouts: 0, cells: 0, envSteps: 0, diverged: 0, deepest: 0, bestValue: null };
   let last: { record: EpisodeRecord | null; taken: Taken[] } = { record: null, taken: [] };
   const left = () => o.budget - stats.envSteps;
 
@@ -92,7 +98,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     let acting = o.horizon;
     if (k === 0) archive.reach(observation, path);
     else {
-      const cell = archive.choose(o.horizon - 1, o.random);
+      const cell = archive.choose(o.horizon - 1, o.random, o.rank);
       if (cell === null || cell.path.length >= left()) break;
       let arrived = true;
       for (const recorded of cell.path) {
@@ -120,6 +126,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     }
     for (let a = 0; a < acting && left() > 0; a++) {
       const decision = await o.act(observation, taken);
+      if (decision.value !== undefined) archive.rate(observation, decision.value);
       taken.push({ observation, reply: decision.reply, policyVersion: decision.policyVersion });
       const result = await o.step(decision.reply, decision.policyVersion);
       stats.envSteps++;
@@ -138,6 +145,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     }
     stats.cells = archive.size;
     stats.deepest = archive.deepest();
+    stats.bestValue = archive.bestValue();
     o.onRollout?.({ ...stats });
   }
   return finish(false);
@@ -145,6 +153,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
   function finish(success: boolean): SearchOutcome {
     stats.cells = archive.size;
     stats.deepest = archive.deepest();
+    stats.bestValue = archive.bestValue();
     return { success, record: last.record, taken: last.taken, stats };
   }
 }

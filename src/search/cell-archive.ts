@@ -21,7 +21,16 @@ export interface Cell {
   chosen: number;
   /** times reached */
   seen: number;
+  /** the critic's highest estimate of the episode's reward from this page, once the policy acted on it */
+  value?: number;
 }
+
+/**
+ * How a cell is drawn: 'visits' by Go-Explore's count weights alone; 'value' by those times
+ * exp((V − best V) / temperature), so the search goes back first to the pages the critic rates
+ * highest (a cell not yet rated counts as the mean of the rated ones).
+ */
+export type CellRank = { by: 'visits' } | { by: 'value'; temperature: number };
 
 /**
  * A page's cell: its URL and its text with element ids taken out (ids change on every load; the
@@ -52,14 +61,39 @@ export class CellArchive {
     return false;
   }
 
+  /** Records the critic's estimate on `observation`'s page; its cell keeps the highest. */
+  rate(observation: Observation, value: number): void {
+    const cell = this.cells.get(cellKey(observation));
+    if (cell !== undefined && !(value <= (cell.value ?? -Infinity))) cell.value = value;
+  }
+
+  /** The highest value any cell was rated (null: none was). */
+  bestValue(): number | null {
+    let best: number | null = null;
+    for (const c of this.cells.values())
+      if (c.value !== undefined && (best === null || c.value > best)) best = c.value;
+    return best;
+  }
+
   /**
    * A cell to explore from, drawn with weight 1/√(chosen+1) + 1/√(seen+1) (Go-Explore's count
-   * weights) among those at most `maxDepth` steps from the start; null when none is.
+   * weights), times the value term when ranked by value, among those at most `maxDepth` steps
+   * from the start; null when none is.
    */
-  choose(maxDepth: number, random: () => number): Cell | null {
+  choose(maxDepth: number, random: () => number, rank: CellRank = { by: 'visits' }): Cell | null {
     const open = [...this.cells.values()].filter((c) => c.path.length <= maxDepth);
     if (open.length === 0) return null;
     const weights = open.map((c) => 1 / Math.sqrt(c.chosen + 1) + 1 / Math.sqrt(c.seen + 1));
+    if (rank.by === 'value') {
+      const rated = open.flatMap((c) => (c.value === undefined ? [] : [c.value]));
+      if (rated.length > 0) {
+        const best = Math.max(...rated);
+        const mean = rated.reduce((a, b) => a + b, 0) / rated.length;
+        open.forEach((c, i) => {
+          weights[i]! *= Math.exp(((c.value ?? mean) - best) / rank.temperature);
+        });
+      }
+    }
     let r = random() * weights.reduce((a, b) => a + b, 0);
     let pick = open[open.length - 1]!;
     for (const [i, c] of open.entries()) {

@@ -8,4 +8,4 @@ export {
   type SearchStats,
   type Taken,
 } from './branch-search.js';
-export { type Cell, CellArchive, cellKey, type PathStep } from './cell-archive.js';
+export { type Cell, CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';

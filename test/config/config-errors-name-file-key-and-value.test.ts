@@ -135,3 +135,17 @@ test('task sampling defaults to uniform and names a bad value', () => {
   assert.equal(loadConfig(file, ['task_sampling=learnability']).task_sampling, 'learnability');
   assert.throws(() => loadConfig(file, ['task_sampling=greedy']), /key 'task_sampling': got "greedy"/);
 });
+
+test('a search ranks its pages by visits unless told to by value, and a bad rank is named', () => {
+  const file = write('search-rank.yaml', '');
+  assert.equal(loadConfig(file).collect.search_rank, 'visits');
+  assert.equal(loadConfig(file, ['collect.search_rank=value']).collect.search_rank, 'value');
+  assert.throws(
+    () => loadConfig(file, ['collect.search_rank=mcts']),
+    /key 'collect.search_rank': got "mcts"/,
+  );
+  assert.throws(
+    () => loadConfig(file, ['collect.search_value_temperature=0']),
+    /key 'collect.search_value_temperature': got 0/,
+  );
+});

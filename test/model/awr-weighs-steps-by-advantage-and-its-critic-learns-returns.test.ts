@@ -105,6 +105,10 @@ function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
   const [d] = policy.distributions([at]);
   const p = (answer: string) =>
     d!.probabilities[d!.candidates.findIndex((c) => c.action === `ANSWER [${answer}]`)]!;
+  // what inference sends with each action (act_reply.value) is the same critic
+  const solvedInput = { ...at, intent: data[0]!.intent };
+  const acted = policy.act([solvedInput], { greedy: true, temperature: 1, random: () => 0 })[0]!;
+  assert.ok(Math.abs(acted.value! - values[0]!) < 1e-4, `act's value ${acted.value} vs critic ${values[0]}`);
   const result = {
     solved: [values[0]!, values[1]!],
     failed: [...values.slice(2)],

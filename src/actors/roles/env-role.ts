@@ -299,7 +299,11 @@ export const envRole: RoleMain = async (ctx) => {
       count('promptTokens', reply.message.usage.promptTokens);
       count('completionTokens', reply.message.usage.completionTokens);
     }
-    return { reply: reply.message.reply, policyVersion: reply.message.policyVersion };
+    return {
+      reply: reply.message.reply,
+      policyVersion: reply.message.policyVersion,
+      ...(reply.message.value === undefined ? {} : { value: reply.message.value }),
+    };
   };
 
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
@@ -345,6 +349,10 @@ export const envRole: RoleMain = async (ctx) => {
         budget: ctx.config.collect.search_budget,
         burst: ctx.config.collect.search_burst,
         horizon: assignment.horizon,
+        rank:
+          ctx.config.collect.search_rank === 'value'
+            ? { by: 'value', temperature: ctx.config.collect.search_value_temperature }
+            : { by: 'visits' },
         random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
         start: async (k) => {
           rollout = k;
@@ -353,7 +361,9 @@ export const envRole: RoleMain = async (ctx) => {
         step,
         act: (page, taken) => decide(assignment, context, page, taken, rollout),
         onRollout: (s) => {
-          ctx.labels.search = `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}`;
+          ctx.labels.search =
+            `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}` +
+            (s.bestValue === null ? '' : `, best value ${s.bestValue.toFixed(2)}`);
         },
       });
       delete ctx.labels.search;

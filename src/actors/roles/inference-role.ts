@@ -168,6 +168,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
               step: p.message.step,
               reply: decisions[i]?.reply ?? 'Thought: no decision.\nAction: Wait',
               policyVersion,
+              ...(decisions[i]?.value === undefined ? {} : { value: decisions[i]!.value! }),
             })
             .catch((error: Error) => ctx.log.warn(`act reply lost: ${error.message}`)),
         ),
