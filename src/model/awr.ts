@@ -54,13 +54,14 @@ export function advantageWeight(advantage: number, options: AwrOptions): number 
 
 /**
  * Every step of every trajectory with its weight and the critic's target. `values` gives the
- * critic's present estimate for a list of steps (BcTrainer.values).
+ * critic's present estimate for a list of steps (BcTrainer.values; the learner's yields to its
+ * event loop between chunks, since a sample of failures takes seconds to rate).
  */
-export function awrSteps(
+export async function awrSteps(
   trajectories: readonly TrajectoryForTraining[],
-  values: (steps: readonly TrainingStep[]) => Float32Array,
+  values: (steps: readonly TrainingStep[]) => Float32Array | Promise<Float32Array>,
   options: AwrOptions,
-): { steps: TrainingStep[]; stats: AwrStats } {
+): Promise<{ steps: TrainingStep[]; stats: AwrStats }> {
   const steps: TrainingStep[] = [];
   const failed: boolean[] = [];
   /** per step: the episode's reward discounted by λ^(steps left), and its place in the episode */
@@ -77,7 +78,7 @@ export function awrSteps(
       last.push(t === own.length - 1);
     });
   }
-  const v = values(steps);
+  const v = await values(steps);
   const advantages = steps.map((step, i) => {
     const next = last[i] ? step.valueTarget! : v[i + 1]!;
     return reward[i]! + (1 - options.lambda) * (next - v[i]!);

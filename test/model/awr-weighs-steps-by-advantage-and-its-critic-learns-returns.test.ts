@@ -32,7 +32,7 @@ function episode(name: string, answer: string, reward: number, rawReward?: numbe
   };
 }
 
-test("the advantage mixes the episode's reward by the steps left with the critic's change, the page reward comes first, and weights follow it", () => {
+test("the advantage mixes the episode's reward by the steps left with the critic's change, the page reward comes first, and weights follow it", async () => {
   const twoSteps: TrajectoryForTraining = {
     ...episode('Blue Mug', '$12.50', 1),
     steps: [
@@ -47,7 +47,7 @@ test("the advantage mixes the episode's reward by the steps left with the critic
   };
   const failed = episode('Red Kettle', '$12.50', 0, -1);
   const critic = (steps: readonly unknown[]) => new Float32Array(steps.length).fill(0.2);
-  const { steps, stats } = awrSteps([twoSteps, failed], critic, OPTIONS);
+  const { steps, stats } = await awrSteps([twoSteps, failed], critic, OPTIONS);
   assert.deepEqual(
     steps.map((s) => s.valueTarget),
     [1, 1, -1],
@@ -69,7 +69,7 @@ test("the advantage mixes the episode's reward by the steps left with the critic
  * Tasks on the first two products succeed; on the others the episode answers another row's price
  * and the page scores −1. Plain BC on every episode would learn to answer the wrong row.
  */
-function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
+async function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
   const data: TrajectoryForTraining[] = [];
   for (let k = 0; k < 4; k++) {
     const [name, price] = PRODUCTS[k]!;
@@ -82,13 +82,13 @@ function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
   const trainer = new BcTrainer(policy, { learningRate: 0.01, clipNorm: 1 });
   for (let round = 0; round < 8; round++) {
     // as the learner does: the policy on the steps that weigh something, then the critic on all
-    const { steps } = awrSteps(data, (s) => trainer.values(s), options);
+    const { steps } = await awrSteps(data, (s) => trainer.values(s), options);
     const weighted = steps.filter((s) => s.weight! > 0);
     if (weighted.length > 0)
       trainer.train(weighted, { epochs: 4, batchSize: 8, random: seededRandom(round) });
     trainer.train(steps, { epochs: 25, batchSize: 8, mode: 'critic', random: seededRandom(round) });
   }
-  const { steps } = awrSteps(data, (s) => trainer.values(s), options);
+  const { steps } = await awrSteps(data, (s) => trainer.values(s), options);
   const values = trainer.values(steps);
   // on a failed task: the right answer, and the wrong one its failures showed
   const [name, price] = PRODUCTS[2]!;
@@ -122,7 +122,7 @@ function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
 
 test('with the filter, the critic tells a task the policy solves from one it fails, and failures do not teach their answer', async () => {
   await loadBackend('auto');
-  const r = trainOnMixedEpisodes('filter');
+  const r = await trainOnMixedEpisodes('filter');
   assert.ok(
     Math.min(...r.solved) > Math.max(...r.failed) + 0.05,
     `critic: solved ${r.solved.map((v) => v.toFixed(2))}, failed ${r.failed.map((v) => v.toFixed(2))}`,
@@ -132,7 +132,7 @@ test('with the filter, the critic tells a task the policy solves from one it fai
 
 test('why the filter is the default: with exp weights, failures the critic expects weigh ≈ 1 and their answer is learned', async () => {
   await loadBackend('auto');
-  const r = trainOnMixedEpisodes('exp');
+  const r = await trainOnMixedEpisodes('exp');
   assert.ok(
     r.wrong > 0.5 && r.wrong > r.right,
     `p(right) ${r.right} vs p(wrong, shown by failures) ${r.wrong}`,

@@ -136,6 +136,20 @@ export const learnerRole: RoleMain = async (ctx) => {
     };
   };
 
+  /** The critic's estimates of `steps`, a batch at a time with the event loop free between (heartbeats). */
+  const ratedYielding = async (steps: readonly TrainingStep[]): Promise<Float32Array> => {
+    const out = new Float32Array(steps.length);
+    let lastYield = performance.now();
+    for (let at = 0; at < steps.length; at += ctx.config.batch_size) {
+      out.set(trainer.values(steps.slice(at, at + ctx.config.batch_size)), at);
+      if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+        await yieldToLoop();
+        lastYield = performance.now();
+      }
+    }
+    return out;
+  };
+
   let training: Promise<void> = Promise.resolve();
   const onTrain = async (command: TrainCommand): Promise<void> => {
     const started = Date.now();
@@ -179,7 +193,7 @@ export const learnerRole: RoleMain = async (ctx) => {
       let criticSteps: TrainingStep[] = [];
       if (awr) {
         const l = ctx.config.learner;
-        const weighted = awrSteps(trajectories, (s) => trainer.values(s), {
+        const weighted = await awrSteps(trajectories, ratedYielding, {
           lambda: l.awr_lambda,
           weighting: l.awr_weighting,
           threshold: l.awr_threshold,
