@@ -404,7 +404,9 @@ export class BcTrainer {
       return tf.tidy(() => {
         const f = (...xs: tf.Tensor[]) => {
           const W = new Map<string, tf.Tensor>(policy.variables);
-          heads.forEach(([name], i) => W.set(name, xs[i]!));
+          heads.forEach(([name], i) => {
+            W.set(name, xs[i]!);
+          });
           const { value } = forwardGraph(W, o, encoded, inputs, fixed);
           const has = new Float32Array(encoded.B);
           const target = new Float32Array(encoded.B);
