@@ -58,6 +58,6 @@ console.log(
       byTemplate: Object.fromEntries(byTemplate),
     },
     null,
-    1,
+    2,
   ),
 );
