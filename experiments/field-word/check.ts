@@ -2,8 +2,7 @@
 // into, and not the others? A training-free check of the scalar (src/model/encode.ts) on the
 // second suite's pages. Usage: node dist/experiments/field-word/check.js DEMOS.json
 import { readFileSync } from 'node:fs';
-import { SCALAR_SIZE, SCALARS } from '../../src/model/encode.js';
-import { encodeObservation, type PolicyInput } from '../../src/model/index.js';
+import { encodeObservation, type PolicyInput, SCALAR_SIZE, SCALARS } from '../../src/model/index.js';
 
 interface Demo {
   template: string;

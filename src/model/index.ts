@@ -31,7 +31,14 @@ export {
 export { CheckpointStore } from './checkpoint-store.js';
 export { DemoFileError, type DemoFileReport, parseAxTreeText, readDemoFile } from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
-export { DEFAULT_BUCKETS, type EncodedObservation, encodeObservation, padBatch } from './encode.js';
+export {
+  DEFAULT_BUCKETS,
+  type EncodedObservation,
+  encodeObservation,
+  padBatch,
+  SCALAR_SIZE,
+  SCALARS,
+} from './encode.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export {

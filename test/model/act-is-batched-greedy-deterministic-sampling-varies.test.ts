@@ -18,10 +18,10 @@ const inputs = () => [
 test('act scores a whole batch in one forward pass, with the same result as one input at a time', () => {
   const policy = TfjsPolicy.create({ seed: 3 });
   let forwards = 0;
-  const original = policy.logits.bind(policy);
-  policy.logits = (p) => {
+  const original = policy.forward.bind(policy);
+  policy.forward = (p, withValue) => {
     forwards += 1;
-    return original(p);
+    return original(p, withValue);
   };
   const greedy = { greedy: true, temperature: 1, random: () => 0 };
   const together = policy.act(inputs(), greedy);
