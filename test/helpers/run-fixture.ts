@@ -34,6 +34,21 @@ export function runCli(args: readonly string[], timeoutMs = 60000): Promise<CliR
   });
 }
 
+/** `train` detached on MiniArena, its sockets open to remote workers at `address` (`--listen`). */
+export function listeningTrainArgs(runDir: string, address: string, sets: readonly string[]): string[] {
+  return [
+    'train',
+    '--config',
+    'configs/miniarena.yaml',
+    '--run-dir',
+    runDir,
+    '--detach',
+    '--listen',
+    address,
+    ...sets.flatMap((s) => ['--set', s]),
+  ];
+}
+
 /** Settings that keep a test run small and quick to fail over. */
 export const SMALL_RUN = [
   'workers.env=1',

@@ -30,7 +30,7 @@ import {
   readSupervisorInfo,
   revokeCredential,
 } from '../../src/run/index.js';
-import { RunFixture, runCli } from '../helpers/run-fixture.js';
+import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const joinOf = (c: Credential) => ({ endpoint: 'tcp://127.0.0.1:1', credential: c });
 
@@ -134,16 +134,8 @@ test('a second credential naming another worker over real sockets is dropped and
   const env1 = issueCredential(run.runDir, 'env');
   // Ports PORT…PORT+n on loopback; spread by pid so parallel runs of the suite do not collide.
   const port = 21000 + (process.pid % 400) * 20;
-  const started = await runCli([
-    'train',
-    '--config',
-    'configs/miniarena.yaml',
-    '--run-dir',
-    run.runDir,
-    '--detach',
-    '--listen',
-    `tcp://127.0.0.1:${port}`,
-    ...[
+  const started = await runCli(
+    listeningTrainArgs(run.runDir, `tcp://127.0.0.1:${port}`, [
       'workers.env=0',
       'workers.inference=0',
       'remote.env=2',
@@ -152,8 +144,8 @@ test('a second credential naming another worker over real sockets is dropped and
       'supervisor.heartbeat_timeout_ms=60000',
       'supervisor.shutdown_timeout_ms=5000',
       'log_level=info',
-    ].flatMap((s) => ['--set', s]),
-  ]);
+    ]),
+  );
   assert.equal(started.code, 0, started.stderr);
   await run.waitFor((s) => s.state === 'running', 60_000, 'the run to start');
   const endpoints = readSupervisorInfo(new RunDir(run.runDir)).endpoints;

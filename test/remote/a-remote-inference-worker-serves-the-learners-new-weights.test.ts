@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { issueCredential, writeCredential } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
-import { RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
+import { listeningTrainArgs, RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 
 test('a remote inference worker swaps in the weights the learner publishes and serves with them', {
   timeout: 180_000,
@@ -39,17 +39,7 @@ test('a remote inference worker swaps in the weights the learner publishes and s
     'remote.inference=1',
     'log_level=info',
   ];
-  const started = await runCli([
-    'train',
-    '--config',
-    'configs/miniarena.yaml',
-    '--run-dir',
-    run.runDir,
-    '--detach',
-    '--listen',
-    `tcp://127.0.0.1:${port}`,
-    ...sets.flatMap((s) => ['--set', s]),
-  ]);
+  const started = await runCli(listeningTrainArgs(run.runDir, `tcp://127.0.0.1:${port}`, sets));
   assert.equal(started.code, 0, started.stderr);
   mark('run started');
 

@@ -20,7 +20,7 @@ import { readReplayLog } from '../../src/replay/index.js';
 import { issueCredential, revokeCredential, writeCredential } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
-import { RunFixture } from '../helpers/run-fixture.js';
+import { listeningTrainArgs, RunFixture } from '../helpers/run-fixture.js';
 
 const PORT = 6300;
 const SUFFIX = `${process.pid % 100000}`;
@@ -256,17 +256,7 @@ test('a run across network namespaces survives a cut host, requeues its episode 
     'supervisor.heartbeat_timeout_ms=3000',
     'supervisor.shutdown_timeout_ms=5000',
   ];
-  const started = await cliInNs(NS.sup, [
-    'train',
-    '--config',
-    'configs/miniarena.yaml',
-    '--run-dir',
-    runDir,
-    '--detach',
-    '--listen',
-    `tcp://0.0.0.0:${PORT}`,
-    ...sets.flatMap((s) => ['--set', s]),
-  ]);
+  const started = await cliInNs(NS.sup, listeningTrainArgs(runDir, `tcp://0.0.0.0:${PORT}`, sets));
   assert.equal(started.code, 0, started.output);
 
   const join = (ns: string, via: string, role: string, file: string, host: string, logDir: string) => {
