@@ -59,6 +59,9 @@ export const SCALARS = [
   'position', // in the page's node order
   'kind_count', // log of the candidates of this kind
   'argument_after_field_word', // the task has the typed text just after a word of the field's name or label
+  'affix_of_task', // quoted task words that begin or end a longer word of the element (of two)
+  'ordinal_in_task', // the task's "3rd" or "third" is this element's place among its like
+  'fresh', // the element appeared since the last observation (a suggestion, a folder's files)
 ] as const;
 export const SCALAR_SIZE = SCALARS.length;
 
@@ -209,6 +212,19 @@ interface TaskText {
   lower: string;
   /** content word → its positions */
   positions: Map<string, number[]>;
+  /** quoted words of two letters or more: what an element's word may begin or end with */
+  quoted: string[];
+  /** the ordinals the task says ("2nd", "third"), as numbers */
+  ordinals: Set<number>;
+}
+
+const ORDINAL_WORDS = 'first second third fourth fifth sixth seventh eighth ninth tenth'.split(' ');
+
+/** 3 for "3rd" or "third"; 0 for any other word. */
+function ordinalOf(word: string): number {
+  const m = /^(\d{1,3})(?:st|nd|rd|th)$/.exec(word);
+  if (m) return Number(m[1]);
+  return ORDINAL_WORDS.indexOf(word) + 1;
 }
 
 function computeTask(intent: string): TaskText {
@@ -234,7 +250,32 @@ function computeTask(intent: string): TaskText {
     if (list) list.push(j);
     else positions.set(k, [j]);
   });
-  return { words, keys, flags, content, lower: ` ${memoTokens.get(intent).join(' ')} `, positions };
+  const quotedWords = [...new Set(words.filter((w, j) => flags[j]![0] === 1 && w.length >= 2))];
+  const ordinals = new Set(words.map(ordinalOf).filter((n) => n > 0));
+  return {
+    words,
+    keys,
+    flags,
+    content,
+    lower: ` ${memoTokens.get(intent).join(' ')} `,
+    positions,
+    quoted: quotedWords,
+    ordinals,
+  };
+}
+
+/**
+ * How many of the task's quoted words begin or end a longer word of `text`, of two: "starts with
+ * "Mar" and ends with "ld"" marks Marigold twice and Marble once. Whole-word matches are the
+ * overlap facts' part.
+ */
+function affixOfTask(task: TaskText, text: string): number {
+  if (task.quoted.length === 0 || !text) return 0;
+  const words = memoTokens.get(text);
+  let count = 0;
+  for (const q of task.quoted)
+    if (words.some((w) => w.length > q.length && (w.startsWith(q) || w.endsWith(q)))) count += 1;
+  return Math.min(1, count / 2);
 }
 const memoTask = new Memo<TaskText>(1024, computeTask);
 
@@ -255,6 +296,17 @@ function argumentAfterFieldWord(task: TaskText, argument: string, fieldWords: Re
     for (let q = Math.max(0, p - FIELD_WORD_WINDOW); q < p; q++) if (fieldWords.has(task.keys[q]!)) return 1;
   }
   return 0;
+}
+
+/**
+ * A sign at either end of a name that words drop: a folder's "Docs/", a "+ Add", a "Close ×", a
+ * "More ▾". Sentence punctuation says nothing of what an element does, so it is not one.
+ */
+function edgeGlyph(name: string): string {
+  const t = name.trim();
+  if (!t) return '';
+  for (const ch of [t[t.length - 1]!, t[0]!]) if (/[^\p{L}\p{N}\s.,:;!?'"()[\]]/u.test(ch)) return ch;
+  return '';
 }
 
 // --- the trail -------------------------------------------------------------------------------
@@ -340,6 +392,11 @@ interface NodeContext {
   value: string[];
   /** rank among earlier nodes of the same role and name */
   rank: Int32Array;
+  /** rank among earlier children of the same parent with the same role (results in a list) */
+  siblingRank: Int32Array;
+  /** how many share the node's role and name, and its parent and role */
+  rankOf: Int32Array;
+  siblingsOf: Int32Array;
 }
 
 function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
@@ -347,7 +404,9 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
   const label = new Int32Array(n).fill(-1);
   const heading = new Int32Array(n).fill(-1);
   const rank = new Int32Array(n);
+  const siblingRank = new Int32Array(n);
   const value: string[] = new Array(n).fill('');
+  const siblings = new Map<string, number>();
   let lastNamed = -1;
   let lastHeading = -1;
   const seen = new Map<string, number>();
@@ -362,10 +421,19 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
     const k = seen.get(key) ?? 0;
     rank[i] = k;
     seen.set(key, k + 1);
+    const sibling = `${tree.parent[i]}\u0000${nodes.roles[i]}`;
+    siblingRank[i] = siblings.get(sibling) ?? 0;
+    siblings.set(sibling, siblingRank[i]! + 1);
     if (name.trim() && nodes.roles[i] !== 'RootWebArea') {
       lastNamed = i;
       if (nodes.roles[i] === 'heading') lastHeading = i;
     }
+  }
+  const rankOf = new Int32Array(n);
+  const siblingsOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    rankOf[i] = seen.get(`${nodes.roles[i]}\u0000${nodes.names[i] ?? ''}`) ?? 0;
+    siblingsOf[i] = siblings.get(`${tree.parent[i]}\u0000${nodes.roles[i]}`) ?? 0;
   }
   columnHeaders(nodes, tree, label);
   for (let i = 0; i < n; i++) {
@@ -376,7 +444,7 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
     for (let j = i + 1; j < i + tree.size[i]!; j++) if (nodes.names[j]) parts.push(nodes.names[j]!);
     value[i] = clean(parts.join(' '));
   }
-  return { label, heading, value, rank };
+  return { label, heading, value, rank, siblingRank, rankOf, siblingsOf };
 }
 
 const TABLES = new Set(['table', 'grid', 'treegrid']);
@@ -406,6 +474,15 @@ function columnHeaders(nodes: NodeColumns, tree: Tree, label: Int32Array): void 
       }
     }
   }
+}
+
+/** The task's ordinal is the node's place among nodes like it (of two or more). */
+function ordinalPlace(task: TaskText, context: NodeContext, i: number): boolean {
+  if (task.ordinals.size === 0) return false;
+  return (
+    (context.rankOf[i]! >= 2 && task.ordinals.has(context.rank[i]! + 1)) ||
+    (context.siblingsOf[i]! >= 2 && task.ordinals.has(context.siblingRank[i]! + 1))
+  );
 }
 
 // --- encoding ---------------------------------------------------------------------------------
@@ -749,6 +826,8 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
     } else if (i >= 0) {
       self.add(special('role', role));
       for (const s of states?.[i]?.split(' ') ?? []) if (s) self.add(special('state', s));
+      const glyph = edgeGlyph(name);
+      if (glyph) self.add(special('glyph', glyph));
       self.words(name);
     }
     self.end();
@@ -825,6 +904,9 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
               ),
             )
           : 0,
+        c.kind === 'answer' ? 0 : affixOfTask(task, name),
+        i >= 0 && c.kind !== 'answer' && ordinalPlace(task, context, i) ? 1 : 0,
+        i >= 0 ? (nodes.fresh?.[i] ?? 0) : 0,
       ],
       k * SCALAR_SIZE,
     );

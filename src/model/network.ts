@@ -3,7 +3,7 @@
 // a forum or a quoted title is found by what it says, whatever the suite), and a scorer.
 //
 //   candidate c:  x_c = ReLU(W_c [self, context, label, argument, value bags; match facts; kind])
-//   task token j: t_j = ReLU(W_t [e_{j-1}, e_j, e_{j+1}; token flags; position])
+//   task token j: t_j = ReLU(W_t [e_{j-2} … e_{j+2}; token flags; position])
 //   observation:  g   = ReLU(W_o [mean task embedding; URL, title, history, last-action bags; step])
 //   attention:    a_cj = softmax_j( (W_q x_c)·(W_k t_j)/√h + β·match_cj ),  u_c = Σ_j a_cj W_v t_j
 //   score:        s_c = w · ReLU(W_s [x_c, u_c, x_c⊙u_c, x_c⊙g, u_c⊙g]) + b
@@ -47,12 +47,18 @@ export const DEFAULT_NETWORK_OPTIONS: NetworkOptions = {
 };
 
 export const TOKEN_POSITION_SIZE = 2;
+/**
+ * Task words each side that a task token reads. Two, because one is often a stop word: "starts
+ * with "Ant"" and "ends with "ope"" differ only two words before the quoted text.
+ */
+export const TASK_WINDOW = 2;
+const WINDOW_WORDS = 2 * TASK_WINDOW + 1;
 
 export function candidateWidth(o: NetworkOptions): number {
   return CANDIDATE_BAGS.length * o.embedDim + SCALAR_SIZE + KIND_SIZE;
 }
 export function tokenWidth(o: NetworkOptions): number {
-  return 3 * o.embedDim + TOKEN_FLAG_SIZE + TOKEN_POSITION_SIZE;
+  return WINDOW_WORDS * o.embedDim + TOKEN_FLAG_SIZE + TOKEN_POSITION_SIZE;
 }
 export function observationWidth(o: NetworkOptions): number {
   return (1 + OBSERVATION_BAGS.length) * o.embedDim + OBSERVATION_SCALAR_SIZE;
@@ -191,15 +197,16 @@ export function poolInputs(batch: EncodedBatch, E: Float32Array, o: NetworkOptio
       if (batch.taskMask[r] === 0) continue;
       count += 1;
       const at = r * wt;
-      for (let s = -1; s <= 1; s++) {
+      for (let s = -TASK_WINDOW; s <= TASK_WINDOW; s++) {
         const jj = j + s;
         if (jj < 0 || jj >= T || batch.taskMask[b * T + jj] === 0) continue;
         const e = batch.taskTok[b * T + jj]! * d;
-        token.set(E.subarray(e, e + d), at + (s + 1) * d);
+        token.set(E.subarray(e, e + d), at + (s + TASK_WINDOW) * d);
       }
-      token.set(batch.taskFlags.subarray(r * TOKEN_FLAG_SIZE, (r + 1) * TOKEN_FLAG_SIZE), at + 3 * d);
-      token[at + 3 * d + TOKEN_FLAG_SIZE] = j / 32;
-      token[at + 3 * d + TOKEN_FLAG_SIZE + 1] = j === 0 ? 1 : 0;
+      const f = at + WINDOW_WORDS * d;
+      token.set(batch.taskFlags.subarray(r * TOKEN_FLAG_SIZE, (r + 1) * TOKEN_FLAG_SIZE), f);
+      token[f + TOKEN_FLAG_SIZE] = j / 32;
+      token[f + TOKEN_FLAG_SIZE + 1] = j === 0 ? 1 : 0;
       // the task's mean embedding
       const e = batch.taskTok[r]! * d;
       for (let k = 0; k < d; k++) observation[b * wo + k]! += E[e + k]!;
@@ -275,11 +282,11 @@ export function embeddingGradient(
       const r = b * T + j;
       if (batch.taskMask[r] === 0) continue;
       const e = batch.taskTok[r]! * d;
-      // e_j feeds token rows j-1, j, j+1 (as their next, own and previous word) and the mean
-      for (let s = -1; s <= 1; s++) {
+      // e_j feeds token rows j-2 … j+2 (as a word of their window) and the mean
+      for (let s = -TASK_WINDOW; s <= TASK_WINDOW; s++) {
         const jj = j - s;
         if (jj < 0 || jj >= T || batch.taskMask[b * T + jj] === 0) continue;
-        const at = (b * T + jj) * wt + (s + 1) * d;
+        const at = (b * T + jj) * wt + (s + TASK_WINDOW) * d;
         for (let k = 0; k < d; k++) gE[e + k]! += grads.token[at + k]!;
       }
       for (let k = 0; k < d; k++) gE[e + k]! += grads.observation[b * wo + k]! / count;
