@@ -14,6 +14,7 @@ import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
 import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
 import { RECHECK_NOTE } from './notes.js';
 import type { ElementRef } from './observation/ax-tree.js';
+import { markFresh } from './observation/columns.js';
 import { type Observation, type ObservationOptions, observe, stillLoading } from './observation/observe.js';
 import {
   type ActedElement,
@@ -475,6 +476,7 @@ export class BrowserEnv {
         Math.max(1, Math.min(this.actionTimeoutMs, left)),
         'observing the page',
       );
+      markFresh(ep.observation, obs.observation);
       ep.elements = obs.elements;
       ep.observation = obs.observation;
       ep.observation.notes = step.result;

@@ -4,6 +4,7 @@
 // bad one is an error that names the file, the line and the field.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { freshIds } from '../util/index.js';
 import type { NodeColumns, TrajectoryForTraining } from './types.js';
 
 export class DemoFileError extends Error {
@@ -168,9 +169,14 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
     trajectories.push({
       intent: t.intent,
       horizon: t.horizon ?? defaultHorizon,
-      steps: t.steps.map((s) => ({
+      steps: t.steps.map((s, k) => ({
         url: s.url,
-        nodes: { ...s.nodes, inViewport: s.nodes.inViewport ?? s.nodes.ids.map(() => 1) } as NodeColumns,
+        nodes: {
+          ...s.nodes,
+          inViewport: s.nodes.inViewport ?? s.nodes.ids.map(() => 1),
+          // recorded before the env marked appeared nodes: marked here from the step before
+          fresh: (s.nodes as { fresh?: number[] }).fresh ?? freshColumn(k > 0 ? t.steps[k - 1]! : null, s),
+        } as NodeColumns,
         note: s.note ?? null,
         reply: s.reply ?? `Action: ${s.action}`,
       })),
@@ -190,8 +196,24 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
     trajectories.push({
       intent,
       horizon: defaultHorizon,
-      steps: steps.map(({ s }) => ({ url: s.url, nodes: s.nodes, note: null, reply: s.reply })),
+      steps: steps.map(({ s }, k) => ({
+        url: s.url,
+        nodes: { ...s.nodes, fresh: freshColumn(k > 0 ? steps[k - 1]!.s : null, s) },
+        note: null,
+        reply: s.reply,
+      })),
     });
   }
   return { trajectories, skipped, lines };
+}
+
+/** The env's `fresh` column for a step recorded without it, from the step before. */
+function freshColumn(
+  previous: { url: string; nodes: { ids: number[] } } | null,
+  step: { url: string; nodes: { ids: number[] } },
+): number[] {
+  return freshIds(previous && { url: previous.url, ids: previous.nodes.ids }, {
+    url: step.url,
+    ids: step.nodes.ids,
+  }).map((f) => (f ? 1 : 0));
 }

@@ -25,6 +25,8 @@ export interface NodeColumns {
    * required, space-separated in that order; '' when none; `checked: mixed` reads "mixed".
    */
   states?: string[];
+  /** 1 if the node was not in the episode's previous observation of the same document (it appeared). */
+  fresh?: number[];
   /** The node's box in viewport CSS pixels, rounded; 0, 0, 0, 0 when unknown. */
   x?: number[];
   y?: number[];

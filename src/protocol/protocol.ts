@@ -272,6 +272,7 @@ const OPTIONAL_NODE_COLUMNS = [
   'editable',
   'visible',
   'states',
+  'fresh',
   'x',
   'y',
   'w',
@@ -301,6 +302,8 @@ export const Observation = z.object({
       /** the node's true AX states among checked selected expanded pressed disabled focused required,
        * space-separated in that order ('' when none; checked: mixed reads "mixed") */
       states: stringColumn.optional(),
+      /** 1 when the node was not in the episode's previous observation of this document */
+      fresh: flagColumn.optional(),
       /** the node's box in viewport CSS pixels, rounded (0 0 0 0 when unknown) */
       x: intColumn.optional(),
       y: intColumn.optional(),

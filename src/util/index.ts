@@ -1,3 +1,5 @@
 // Small things every layer may use: the one seeded random stream, and where the project's files are.
+
+export * from './fresh.js';
 export * from './paths.js';
 export * from './random.js';

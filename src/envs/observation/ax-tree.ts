@@ -93,6 +93,12 @@ export interface ObservationNode {
   editable: boolean;
   /** BrowserGym's visibility: a box with at least half its area inside the viewport */
   visible: boolean;
+  /**
+   * Not in the episode's previous observation of the same document: a suggestion that appeared
+   * after typing, a folder's files after its click, results after a search. Set by the env
+   * (freshNodes), which has that observation; false on a document's first observation.
+   */
+  fresh?: boolean;
 }
 
 /** What an id refers to within the step: enough to act on the element. */

@@ -1,6 +1,7 @@
 // The observation's nodes as columns, the form a trainable policy reads them in (the act request's
 // `observation.nodes`, the learner's trajectories). One function, so the env worker and anything that
 // records demonstrations send the same columns.
+import { freshIds } from '../../util/index.js';
 import type { Bounds, ObservationNode } from './ax-tree.js';
 
 /** The AX states a node's `states` column names, in this order. */
@@ -29,6 +30,8 @@ export interface ObservationColumns {
   visible: number[];
   /** the node's true states among NODE_STATES, space-separated in that order; '' when none */
   states: string[];
+  /** 1 when the node was not in the episode's previous observation of this document */
+  fresh: number[];
   /** the box in viewport CSS pixels, rounded; 0, 0, 0, 0 when unknown */
   x: number[];
   y: number[];
@@ -58,6 +61,20 @@ function intersects(b: Bounds | null, viewport: { width: number; height: number 
 
 const bit = (v: boolean) => (v ? 1 : 0);
 
+/** Marks the nodes of `next` that the episode's `previous` observation did not have (freshIds). */
+export function markFresh(
+  previous: { url: string; nodes: readonly ObservationNode[] } | null,
+  next: { url: string; nodes: ObservationNode[] },
+): void {
+  const fresh = freshIds(previous && { url: previous.url, ids: previous.nodes.map((n) => n.id) }, {
+    url: next.url,
+    ids: next.nodes.map((n) => n.id),
+  });
+  next.nodes.forEach((n, i) => {
+    n.fresh = fresh[i]!;
+  });
+}
+
 /** The columns of an observation's nodes, for a page of `viewport` CSS pixels. */
 export function observationColumns(
   nodes: readonly ObservationNode[],
@@ -75,6 +92,7 @@ export function observationColumns(
     editable: nodes.map((n) => bit(n.editable)),
     visible: nodes.map((n) => bit(n.visible)),
     states: nodes.map((n) => nodeStates(n.properties)),
+    fresh: nodes.map((n) => bit(n.fresh === true)),
     x: box(0),
     y: box(1),
     w: box(2),
