@@ -122,7 +122,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     process.exit(2);
   }
   // Every message after `register` names the key it speaks with: the supervisor drops one whose key
-  // is not this worker's (src/actors/supervisor/speaker-check.ts).
+  // is not this worker's (src/run/speaker-check.ts).
   const signature = speakerSignature(join, curve, args.workerId);
   const tuning: SocketTuning = {
     lingerMs: 200,

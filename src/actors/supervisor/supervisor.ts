@@ -4,7 +4,7 @@
 // learner to the train coordinator, and runs TTI's loop or an eval (run-mode.ts); on a stop it
 // shuts everything down in order. A run that listens (`--listen`) also admits workers that join from
 // other machines (admission.ts, remote-worker-actor.ts), holds every later message to its key's
-// worker (speaker-check.ts), tells env workers when the act relay for remote inference has someone
+// worker (src/run/speaker-check.ts), tells env workers when the act relay for remote inference has someone
 // behind it, drops a worker whose credential is revoked, and has the learner publish its weights
 // again for an inference worker that is behind.
 import { appendFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,13 @@ import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
 import { type Endpoints, RejectedFrames, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
-import { type RunDir, readCurveKeys, type SupervisorInfo, writeFileAtomic } from '../../run/index.js';
+import {
+  type RunDir,
+  readCurveKeys,
+  SpeakerCheck,
+  type SupervisorInfo,
+  writeFileAtomic,
+} from '../../run/index.js';
 import { admit } from './admission.js';
 import { serveControl } from './control-loop.js';
 import { EpisodeQueue } from './episode-queue.js';
@@ -22,7 +28,6 @@ import { type RunMsg, type RunView, spawnRunActor } from './run-actor.js';
 import { type RunEnd, type RunMode, runMode } from './run-mode.js';
 import { RunStateStore, readLoopState, trimMetrics } from './run-state.js';
 import { openSupervisorSockets, RunEvents } from './sockets.js';
-import { SpeakerCheck } from './speaker-check.js';
 import { StatusLoop } from './status-loop.js';
 import { TaskLoop } from './task-loop.js';
 import { runTasks } from './task-refs.js';
@@ -151,8 +156,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   });
 
   let refusedRegisters = 0;
-  // After `register`, a message speaks only for its own key's worker (speaker-check.ts).
-  const speakers = new SpeakerCheck(runKeys, () => gate?.list ?? { keys: [] }, log);
+  // After `register`, a message speaks only for its own key's worker (src/run/speaker-check.ts).
+  const speakers = new SpeakerCheck(
+    runKeys,
+    () => gate?.list ?? { keys: [] },
+    (m) => log.warn(m),
+  );
   void serveControl(
     sockets.control,
     workers.entries,
