@@ -46,7 +46,9 @@ export const replayRole: RoleMain = async (ctx) => {
 
   // Each trajectory is acknowledged once it is durable (append fsyncs) or known to be filtered out;
   // a resent one (the env did not hear the ack) is a duplicate by episode id and acknowledged again.
-  const receiving = incoming.serve(async ({ message, peer }) => {
+  const receiving = incoming.serve(async ({ message: sent, peer }) => {
+    // The log and the learner's samples keep the trajectory, never its sender's key.
+    const { workerId: _sender, key: _key, ...message } = sent;
     count('received');
     let kept = false;
     let duplicate = false;
