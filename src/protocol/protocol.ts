@@ -567,7 +567,10 @@ export const StatusSnapshot = z.object({
       listen: z.string(),
       expected: z.object({ env: Count, inference: Count }),
       refusedConnections: Count,
-      /** worker messages dropped because their key may not speak for the worker they name */
+      /**
+       * worker messages dropped because their key may not speak for the worker they name: the
+       * supervisor's and every worker's (`counters.wrongKeyMessages`, replay's and inference's)
+       */
       wrongKeyMessages: Count,
     })
     .optional(),

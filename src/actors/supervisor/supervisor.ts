@@ -4,9 +4,9 @@
 // learner to the train coordinator, and runs TTI's loop or an eval (run-mode.ts); on a stop it
 // shuts everything down in order. A run that listens (`--listen`) also admits workers that join from
 // other machines (admission.ts, remote-worker-actor.ts), holds every later message to its key's
-// worker (src/run/speaker-check.ts), tells env workers when the act relay for remote inference has someone
-// behind it, drops a worker whose credential is revoked, and has the learner publish its weights
-// again for an inference worker that is behind.
+// worker (src/run/speaker-check.ts), tells env workers when the act relay for remote inference has
+// someone behind it, drops a worker whose credential is revoked, and has the learner publish its
+// weights again for an inference worker that is behind.
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,13 +14,7 @@ import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
 import { type Endpoints, RejectedFrames, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
-import {
-  type RunDir,
-  readCurveKeys,
-  SpeakerCheck,
-  type SupervisorInfo,
-  writeFileAtomic,
-} from '../../run/index.js';
+import { type RunDir, readCurveKeys, type SupervisorInfo, writeFileAtomic } from '../../run/index.js';
 import { admit } from './admission.js';
 import { serveControl } from './control-loop.js';
 import { EpisodeQueue } from './episode-queue.js';
@@ -78,7 +72,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
 
   const rejected = new RejectedFrames((message) => log.warn(message));
-  const { endpoints, sockets, gate, relay } = await openSupervisorSockets(
+  // After `register`, a message speaks only for its own key's worker (src/run/speaker-check.ts).
+  const { endpoints, sockets, gate, relay, speakers } = await openSupervisorSockets(
     runDir,
     config,
     specs,
@@ -156,12 +151,6 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   });
 
   let refusedRegisters = 0;
-  // After `register`, a message speaks only for its own key's worker (src/run/speaker-check.ts).
-  const speakers = new SpeakerCheck(
-    runKeys,
-    () => gate?.list ?? { keys: [] },
-    (m) => log.warn(m),
-  );
   void serveControl(
     sockets.control,
     workers.entries,
@@ -240,11 +229,15 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       keptBefore: () => state.loop.totals.kept,
       ...(config.transport.listen !== null
         ? {
-            remote: () => ({
+            remote: (snapshots) => ({
               listen: config.transport.listen ?? '',
               expected: { env: config.remote.env, inference: config.remote.inference },
               refusedConnections: (gate?.refused ?? 0) + refusedRegisters,
-              wrongKeyMessages: speakers.refused,
+              // the supervisor's drops, and replay's and inference's from their heartbeats
+              wrongKeyMessages: snapshots.reduce(
+                (n, w) => n + (w.counters.wrongKeyMessages ?? 0),
+                speakers.refused,
+              ),
             }),
           }
         : {}),
