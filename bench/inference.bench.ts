@@ -153,7 +153,15 @@ async function measure(
     const features = featurize === 'env' ? { features: featured[i]![k % PAGES_PER_CLIENT]! } : {};
     const sent = performance.now();
     const reply = await client.request(
-      { type: 'act_request', episodeId, ...a, ...features, greedy: false, temperature: 1 },
+      {
+        type: 'act_request',
+        workerId: `env-${i}`,
+        episodeId,
+        ...a,
+        ...features,
+        greedy: false,
+        temperature: 1,
+      },
       (m) => m.episodeId === episodeId && m.step === a.step,
       30000,
     );

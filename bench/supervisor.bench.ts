@@ -239,6 +239,8 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
         await sleep(o.stepMs);
         const request: ActRequestMessage = {
           type: 'act_request',
+          workerId: c.id,
+          key: keyOf(c),
           episodeId: assignment.episodeId,
           step,
           horizon: assignment.horizon,

@@ -40,6 +40,7 @@ const INTENT = 'Find the cheapest espresso machine';
 function actRequest(observation: ActRequestMessage['observation'], step: number): ActRequestMessage {
   return {
     type: 'act_request',
+    workerId: 'env-0',
     episodeId: 'bench',
     step,
     horizon: 30,

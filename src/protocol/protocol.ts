@@ -10,7 +10,11 @@ import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import { fastCheck } from './validate.js';
 
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bumped when a message changes shape, so an older peer gets a clear refusal rather than its
+ * messages failing validation one by one. 2: trajectories and act requests name their sender and key.
+ */
+export const PROTOCOL_VERSION = 2;
 
 export const ROLES = ['env', 'inference', 'replay', 'learner', 'fault'] as const;
 export const Role = z.enum(ROLES);
@@ -88,7 +92,8 @@ export type Endpoints = z.infer<typeof Endpoints>;
 
 /**
  * The key a worker's message speaks with (speaker-proof.ts): in a run whose sockets take CURVE, the
- * supervisor drops a message whose worker id is not its key's; absent in a run without CURVE.
+ * receiver (the supervisor, replay, inference) drops a message whose worker id is not its key's;
+ * absent in a run without CURVE.
  */
 const Speaker = z.object({ id: WorkerId, tag: z.string().max(128) });
 
@@ -378,6 +383,9 @@ export type ActionOffers = z.infer<typeof ActionOffers>;
 
 export const ActRequest = z.object({
   type: z.literal('act_request'),
+  /** the env worker that asks, and the key it speaks with: one credential cannot act in another's name */
+  workerId: WorkerId,
+  key: Speaker.optional(),
   episodeId: z.string(),
   step: Count,
   horizon: z.number().int().positive(),
@@ -452,6 +460,12 @@ export const Trajectory = z.object({
   steps: z.array(TrajectoryStep),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
+/**
+ * A trajectory as an env worker sends it: with its worker id and key, so replay takes it only from
+ * the worker it names. Replay keeps the trajectory without them (no key in the log or in samples).
+ */
+export const TrajectoryMessage = Trajectory.extend({ workerId: WorkerId, key: Speaker.optional() });
+export type TrajectoryMessage = z.infer<typeof TrajectoryMessage>;
 /** replay → env once the trajectory is durable (fsynced) or known to be filtered out */
 export const TrajectoryAck = z.object({
   type: z.literal('trajectory_ack'),
@@ -556,7 +570,10 @@ export const StatusSnapshot = z.object({
       listen: z.string(),
       expected: z.object({ env: Count, inference: Count }),
       refusedConnections: Count,
-      /** worker messages dropped because their key may not speak for the worker they name */
+      /**
+       * worker messages dropped because their key may not speak for the worker they name: the
+       * supervisor's and every worker's (`counters.wrongKeyMessages`, replay's and inference's)
+       */
       wrongKeyMessages: Count,
     })
     .optional(),
@@ -596,7 +613,7 @@ export const Inbound = {
   tasksToEnv: z.discriminatedUnion('type', [TaskAssignment, NoTask, ResultAck]),
   actToInference: ActRequest,
   actToEnv: ActReply,
-  trajectoriesToReplay: Trajectory,
+  trajectoriesToReplay: TrajectoryMessage,
   trajectoriesToEnv: TrajectoryAck,
   samplesToReplay: SampleRequest,
   samplesToLearner: SampleBatch,
@@ -675,6 +692,29 @@ export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]
     return { ok: false, reason: `invalid '${type}' at ${where}: ${issue?.message ?? 'does not validate'}` };
   }
   return { ok: true, value: { message: parsed.data, raw } };
+}
+
+const Claim = z.object({ workerId: WorkerId, key: Speaker.optional() });
+
+/**
+ * The worker id and key a message names, read from its header without validating the rest: for a
+ * relay that passes frames on undecoded but must hold them to their key (the act relay). Null when
+ * the header names none, or is not this version's; the receiver's own decode rejects such a message.
+ */
+export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null {
+  const headerFrame = frames[0];
+  if (!headerFrame || headerFrame.byteLength === 0) return null;
+  let header: unknown;
+  try {
+    header = packr.unpack(headerFrame);
+  } catch {
+    return null;
+  }
+  if (typeof header !== 'object' || header === null) return null;
+  const { v, body } = header as Record<string, unknown>;
+  if (v !== PROTOCOL_VERSION) return null;
+  const parsed = Claim.safeParse(body);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A typed view of a raw tensor frame; copies only when the frame is not aligned for the dtype. */

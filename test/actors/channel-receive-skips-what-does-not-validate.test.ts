@@ -21,6 +21,7 @@ test('Channel.receive returns the next valid message, counting the garbage befor
     await client.send({ type: 'heartbeat_ack' }); // valid protocol, wrong socket
     const request: ActRequestMessage = {
       type: 'act_request',
+      workerId: 'env-0',
       episodeId: 'e1',
       step: 4,
       horizon: 10,

@@ -45,6 +45,8 @@ const observation = (nodes: number, flags = true) => {
 
 const actRequest = {
   type: 'act_request',
+  workerId: 'env-0',
+  key: { id: 'local', tag: 'a1b2' },
   episodeId: 'e1',
   step: 2,
   horizon: 30,
@@ -89,7 +91,7 @@ const SAMPLES: [keyof typeof Inbound, Json][] = [
     'actToEnv',
     { type: 'act_reply', episodeId: 'e1', step: 2, reply: 'Action: click [1003]', policyVersion: 0 },
   ],
-  ['trajectoriesToReplay', trajectory],
+  ['trajectoriesToReplay', { ...trajectory, workerId: 'env-0', key: { id: 'local', tag: 'a1b2' } }],
   ['trajectoriesToEnv', { type: 'trajectory_ack', episodeId: 'e1', kept: true, duplicate: false }],
   ['samplesToReplay', { type: 'sample_request', maxTrajectories: 64, seed: 7 }],
   ['samplesToLearner', { type: 'sample_batch', trajectories: [trajectory] }],

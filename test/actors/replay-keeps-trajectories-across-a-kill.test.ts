@@ -12,13 +12,15 @@ import {
   encode,
   Inbound,
   type StatusSnapshot,
-  type Trajectory,
+  type TrajectoryMessage,
 } from '../../src/protocol/protocol.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture } from '../helpers/run-fixture.js';
 
-const trajectory = (episodeId: string, reward: number): Trajectory => ({
+const trajectory = (episodeId: string, reward: number): TrajectoryMessage => ({
   type: 'trajectory',
+  // a run without CURVE: a worker id, no key
+  workerId: 'env-0',
   episodeId,
   taskId: 't',
   site: 'shopping',
@@ -43,7 +45,10 @@ const trajectory = (episodeId: string, reward: number): Trajectory => ({
 const replay = (s: StatusSnapshot) => s.workers.find((w) => w.id === 'replay-0')!;
 
 /** Sends a trajectory as an env worker does and returns replay's acknowledgement. */
-async function store(socket: zmq.Dealer, t: Trajectory): Promise<{ kept: boolean; duplicate: boolean }> {
+async function store(
+  socket: zmq.Dealer,
+  t: TrajectoryMessage,
+): Promise<{ kept: boolean; duplicate: boolean }> {
   await socket.send(encode(t));
   const [frames] = [await socket.receive()];
   const ack = decode(Inbound.trajectoriesToEnv, frames);

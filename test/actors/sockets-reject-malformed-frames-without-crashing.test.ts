@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import { PROTOCOL_VERSION, type StatusSnapshot } from '../../src/protocol/protocol.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture } from '../helpers/run-fixture.js';
 
@@ -23,10 +23,11 @@ after(() => run.cleanup());
 const BAD_MESSAGES: Buffer[][] = [
   [Buffer.from([0xc1])], // a byte msgpack never uses
   [Buffer.from('{"type":"status_request"}')], // JSON is not our encoding
-  [pack({ v: 1, raw: [], body: { type: 'no_such_type' } })],
+  [pack({ v: PROTOCOL_VERSION, raw: [], body: { type: 'no_such_type' } })],
   [pack({ v: 99, raw: [], body: { type: 'status_request' } })], // another protocol version
-  [pack({ v: 1, raw: [], body: { type: 'register', role: 'wizard', workerId: 7 } })], // wrong field types
-  [pack({ v: 1, raw: [], body: { type: 'status_request' } }), Buffer.alloc(16)], // an undeclared raw frame
+  [pack({ v: PROTOCOL_VERSION - 1, raw: [], body: { type: 'status_request' } })], // an older peer's
+  [pack({ v: PROTOCOL_VERSION, raw: [], body: { type: 'register', role: 'wizard', workerId: 7 } })], // wrong field types
+  [pack({ v: PROTOCOL_VERSION, raw: [], body: { type: 'status_request' } }), Buffer.alloc(16)], // an undeclared raw frame
   [pack([1, 2, 3])], // not a map
 ];
 

@@ -54,6 +54,7 @@ test('features pass the act request’s schema', () => {
   const input = inputs[0]!;
   const request = {
     type: 'act_request',
+    workerId: 'env-0',
     episodeId: 'e',
     step: input.step,
     horizon: input.horizon,

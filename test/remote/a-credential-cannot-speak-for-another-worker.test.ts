@@ -9,8 +9,6 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { speakerSignature } from '../../src/actors/roles/remote-join.js';
-import { checkSpeaker, SpeakerCheck, type SpeakerClaim } from '../../src/actors/supervisor/speaker-check.js';
-import type { Logger } from '../../src/log/index.js';
 import {
   Channel,
   type CurveSocketKeys,
@@ -23,12 +21,15 @@ import {
 } from '../../src/protocol/index.js';
 import {
   type Credential,
+  checkSpeaker,
   ensureCurveKeys,
   issueCredential,
   RunDir,
   readAllowList,
   readSupervisorInfo,
   revokeCredential,
+  SpeakerCheck,
+  type SpeakerClaim,
 } from '../../src/run/index.js';
 import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
 
@@ -98,8 +99,11 @@ test('only a worker’s own key speaks for it; every refusal names the key', () 
 
     // The supervisor's check counts by key and logs once a second, never a secret.
     const lines: string[] = [];
-    const log = { warn: (m: string) => lines.push(m) } as unknown as Logger;
-    const check = new SpeakerCheck(keys as CurveSocketKeys, () => ctx.allowList, log);
+    const check = new SpeakerCheck(
+      keys as CurveSocketKeys,
+      () => ctx.allowList,
+      (m) => lines.push(m),
+    );
     assert.equal(check.speaks({ workerId: 'env-r0', key: asEnv0 }, 'tasks'), true);
     for (let i = 0; i < 5; i++)
       assert.equal(check.speaks({ workerId: 'env-r0', key: byEnv1 }, 'tasks'), false);

@@ -1,7 +1,9 @@
 // The inference worker's act socket. A local worker binds its own ROUTER, which env workers connect
 // to. One that joined from another machine binds nothing (it dials out only, so it needs no open
 // port or address of its own): it connects a routed DEALER to the supervisor's act relay, which
-// passes env workers' requests through with their routing frame, and it answers the same way.
+// passes env workers' requests through with their routing frame, and it answers the same way. The
+// relay holds each request to the key of the worker it names (the remote worker has no server
+// secret to check with); a local worker checks its own (RoleContext.speaks).
 import { Channel, Inbound } from '../../protocol/index.js';
 import type { RoleContext } from './worker-shell.js';
 

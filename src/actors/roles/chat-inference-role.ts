@@ -2,7 +2,8 @@
 // becomes one chat completion on an OpenAI-compatible endpoint (vLLM), at most `chat.concurrency`
 // in flight. The request carries everything the prompt needs (earlier replies, newest
 // screenshots), so any inference worker, or a restarted one, can answer any step. A new policy
-// version is a new served model name, announced by the learner on the weights socket.
+// version is a new served model name, announced by the learner on the weights socket. A request is
+// answered only for the env worker it names, by that worker's key (src/run/speaker-check.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -152,7 +153,7 @@ export async function chatInferenceRole(ctx: RoleContext): Promise<RoleProcess> 
   };
 
   const serving = act.serve(({ message, raw, peer }) => {
-    if (peer === null) return;
+    if (peer === null || !ctx.speaks(message, 'act')) return;
     ctx.counters.inFlight = limit.inFlight;
     void decide(message, raw).then((d) =>
       act

@@ -28,7 +28,7 @@ import {
   Inbound,
   Requester,
   type TaskAssignmentMessage,
-  type Trajectory,
+  type TrajectoryMessage,
   type Observation as WireObservation,
 } from '../../protocol/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
@@ -193,7 +193,7 @@ export const envRole: RoleMain = async (ctx) => {
   };
 
   /** Sends until acknowledged: a successful trajectory must not be lost to a replay restart. */
-  const storeTrajectory = async (trajectory: Trajectory): Promise<boolean> => {
+  const storeTrajectory = async (trajectory: TrajectoryMessage): Promise<boolean> => {
     for (let attempt = 1; attempt <= ACK_ATTEMPTS && (attempt === 1 || running); attempt++) {
       const ack = await trajectories.request(
         trajectory,
@@ -271,6 +271,9 @@ export const envRole: RoleMain = async (ctx) => {
     const request = {
       ...chatFields,
       type: 'act_request' as const,
+      // inference answers only the worker a request names, by that worker's key
+      workerId: ctx.workerId,
+      ...ctx.signature,
       episodeId: actingAs,
       step,
       horizon: assignment.horizon,
@@ -390,8 +393,11 @@ export const envRole: RoleMain = async (ctx) => {
     const reward = record?.verdict.success ? 1 : 0;
     let kept = false;
     if (assignment.toReplay && record !== null) {
-      const trajectory: Trajectory = {
+      const trajectory: TrajectoryMessage = {
         type: 'trajectory',
+        // replay takes a trajectory only from the worker it names, by that worker's key
+        workerId: ctx.workerId,
+        ...ctx.signature,
         episodeId: assignment.episodeId,
         taskId: task.id,
         site: task.sites[0] ?? 'unknown',

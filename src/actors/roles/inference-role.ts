@@ -1,7 +1,8 @@
 // The inference role: one per GPU (one on CPU). It answers env workers' act requests with the
 // trainable policy, batching requests that arrive together into one forward pass, and swaps in
 // new weights from the learner only between batches. Every reply carries the policy version that
-// chose it.
+// chose it. A request is answered only for the env worker it names, by that worker's key
+// (src/run/speaker-check.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type EncodedObservation,
@@ -188,7 +189,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
   );
   await openWhenCurrent();
   const served = act.serve(({ message, peer }) => {
-    if (peer !== null) batcher.push({ message, peer });
+    if (peer !== null && ctx.speaks(message, 'act')) batcher.push({ message, peer });
   });
 
   return {

@@ -1,6 +1,7 @@
 // The replay role: receives finished trajectories, keeps the successful ones (TTI's filter) in a
 // durable append-only log (src/replay), and serves samples of them to the learner. With
 // `learner.algorithm: awr` the failures go to a second log, since the critic learns from them too.
+// A trajectory is taken only from the worker it names, by that worker's key (src/run/speaker-check.ts).
 import path from 'node:path';
 import { Channel, Inbound } from '../../protocol/index.js';
 import { isKept, ReplayLog, sampleTrajectories } from '../../replay/index.js';
@@ -46,7 +47,11 @@ export const replayRole: RoleMain = async (ctx) => {
 
   // Each trajectory is acknowledged once it is durable (append fsyncs) or known to be filtered out;
   // a resent one (the env did not hear the ack) is a duplicate by episode id and acknowledged again.
-  const receiving = incoming.serve(async ({ message, peer }) => {
+  const receiving = incoming.serve(async ({ message: sent, peer }) => {
+    // One that speaks for another worker is dropped unanswered: its sender learns nothing.
+    if (!ctx.speaks(sent, 'trajectories')) return;
+    // The log and the learner's samples keep the trajectory, never its sender's key.
+    const { workerId: _sender, key: _key, ...message } = sent;
     count('received');
     let kept = false;
     let duplicate = false;

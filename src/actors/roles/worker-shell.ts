@@ -4,7 +4,8 @@
 // A child knows only its role, the control endpoint and the protocol, so the same shell runs a
 // worker spawned by a local supervisor or started on another machine (`tti-run worker --join`,
 // remote-join.ts: keys from its credential, endpoints through the address it joined). In a run
-// whose sockets take CURVE, a process that binds runs the run's key gate (ZAP, src/run/key-gate.ts).
+// whose sockets take CURVE, a process that binds runs the run's key gate (ZAP, src/run/key-gate.ts)
+// and holds what it receives to the key of the worker it names (src/run/speaker-check.ts).
 import os from 'node:os';
 import { Config } from '../../config/index.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/index.js';
@@ -21,7 +22,7 @@ import {
   type SocketTuning,
   type SpeakerKey,
 } from '../../protocol/index.js';
-import { curveFor, type KeyGate, startKeyGate } from '../../run/index.js';
+import { curveFor, type KeyGate, SpeakerCheck, type SpeakerClaim, startKeyGate } from '../../run/index.js';
 import {
   type Join,
   joinKeys,
@@ -76,6 +77,12 @@ export interface RoleContext {
   readonly signature: { key?: SpeakerKey };
   /** sends a message to the supervisor on the control socket (e.g. the learner's `trained`), signed */
   sendControl(message: object): Promise<void>;
+  /**
+   * whether a received message's key may speak for the worker it names (a trajectory, an act
+   * request); false: drop it, it is counted (`wrongKeyMessages`) and logged. True in a run without
+   * CURVE, and in a worker that joined from elsewhere: it has no server secret (its relay checks)
+   */
+  speaks(message: SpeakerClaim, channel: string): boolean;
 }
 
 /** The commands a role handles itself (the shell handles shutdown and faults). */
@@ -122,8 +129,15 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     process.exit(2);
   }
   // Every message after `register` names the key it speaks with: the supervisor drops one whose key
-  // is not this worker's (src/actors/supervisor/speaker-check.ts).
+  // is not this worker's (src/run/speaker-check.ts).
   const signature = speakerSignature(join, curve, args.workerId);
+  // …and what this process binds holds its senders to the same rule: only a binder with the run's
+  // server secret can check (the gate runs exactly there).
+  const speakers = new SpeakerCheck(
+    gate === null ? null : (curve ?? null),
+    () => gate?.list ?? { keys: [] },
+    (message) => log.warn(message),
+  );
   const tuning: SocketTuning = {
     lingerMs: 200,
     heartbeatIntervalMs: 1000,
@@ -310,7 +324,10 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
         stats: {
           rejectedFrames: rejected.total,
           busy,
-          counters: gate === null ? counters : Object.assign(counters, { authRefused: gate.refused }),
+          counters:
+            gate === null
+              ? counters
+              : Object.assign(counters, { authRefused: gate.refused, wrongKeyMessages: speakers.refused }),
           labels,
         },
       })
@@ -336,6 +353,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     },
     signature,
     sendControl: (message) => control.send({ ...message, ...signature }),
+    speaks: (message, channel) => speakers.speaks(message, channel),
   };
   // A role that cannot start (a port taken, a browser that does not launch) is a crash like any other.
   try {

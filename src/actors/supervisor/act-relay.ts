@@ -3,8 +3,10 @@
 // front, which env workers use as one more act socket, and a DEALER back, which remote inference
 // workers connect to (src/actors/roles/act-socket.ts is the other end). Each request goes on with
 // its sender's routing frame, round-robin over the inference workers behind; each reply comes back
-// with it and goes to that sender. Frames are passed as they are, never decoded. (libzmq's own
-// proxy, zmq.Proxy, failed here at once with EAGAIN; two loops do the same job.)
+// with it and goes to that sender. Frames are passed as they are, never decoded: only a request's
+// worker id and key are read, since the inference worker behind has no server secret to check them
+// with (`admitRequest`). (libzmq's own proxy, zmq.Proxy, failed here at once with EAGAIN; two loops
+// do the same job.)
 import * as zmq from 'zeromq';
 import { type CurveSocketKeys, curveOptions } from '../../protocol/index.js';
 
@@ -24,6 +26,8 @@ export async function startActRelay(
     curve: CurveSocketKeys | undefined;
     onError: (error: Error) => void;
     onDrop?: (what: 'requests' | 'replies', error: Error) => void;
+    /** whether a request (its frames after the routing id) goes on; false: dropped unanswered */
+    admitRequest?: (frames: Buffer[]) => boolean;
   },
 ): Promise<ActRelay> {
   const common = {
@@ -55,6 +59,7 @@ export async function startActRelay(
         if ((error as { code?: string }).code === 'EAGAIN') continue;
         throw error;
       }
+      if (count === 'requests' && o.admitRequest !== undefined && !o.admitRequest(frames.slice(1))) continue;
       try {
         await to.send(frames);
         counts[count] += 1;

@@ -2,11 +2,12 @@
 // message goes to that worker's actor; the learner's `trained` goes to the train coordinator. A
 // register is admitted first (admission.ts: a worker that joined from another machine gets its
 // actor there); a message naming a worker the run does not have, or the wrong role, is refused.
-// Every other message is dropped unless its key may speak for the worker it names (speaker-check.ts).
+// Every other message is dropped unless its key may speak for the worker it names
+// (src/run/speaker-check.ts).
 import { dispatch, type Ref } from 'nact';
 import type { Logger } from '../../log/index.js';
 import type { Channel, Inbound, TrainedMessage } from '../../protocol/index.js';
-import type { SpeakerClaim } from './speaker-check.js';
+import type { SpeakerClaim } from '../../run/index.js';
 import type { WorkerMsg, WorkerSpec } from './worker-actor.js';
 
 export interface WorkerEntry {
@@ -29,7 +30,7 @@ export function serveControl(
   log: Logger,
   /** who may register (admission.ts); a null ref: a spawned worker, found by its id */
   admit: Admit = () => ({ ok: true, ref: null }),
-  /** whether a later message's key may speak for its worker id (speaker-check.ts); false: dropped */
+  /** whether a later message's key may speak for its worker id (src/run/speaker-check.ts); false: dropped */
   speaks: (message: SpeakerClaim) => boolean = () => true,
 ): Promise<void> {
   const refuse = (peer: Buffer, reason: string) =>

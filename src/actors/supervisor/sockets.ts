@@ -2,8 +2,9 @@
 // event stream, bound where the run's endpoints say (planned here for every socket of the run).
 // Sockets other machines can reach are encrypted, with keys only the run directory holds, and the
 // key gate (ZAP, src/run/key-gate.ts) checks every client key. A run that listens for remote
-// workers is CURVE throughout, with an act relay when remote inference is expected. A stale ipc
-// file of a killed run is removed first, or the bind would fail.
+// workers is CURVE throughout, with an act relay when remote inference is expected. Every worker
+// message these sockets and the relay take is held to its key's worker by one speaker check
+// (src/run/speaker-check.ts). A stale ipc file of a killed run is removed first, or the bind would fail.
 import { rmSync } from 'node:fs';
 import type { z } from 'zod';
 import type { Config } from '../../config/index.js';
@@ -11,6 +12,7 @@ import type { Logger } from '../../log/index.js';
 import {
   Channel,
   type CurveKeys,
+  claimOf,
   type Endpoints,
   Inbound,
   needsCurve,
@@ -18,7 +20,14 @@ import {
   type RunEvent,
   type SocketTuning,
 } from '../../protocol/index.js';
-import { curveKeysFile, ensureCurveKeys, type KeyGate, type RunDir, startKeyGate } from '../../run/index.js';
+import {
+  curveKeysFile,
+  ensureCurveKeys,
+  type KeyGate,
+  type RunDir,
+  SpeakerCheck,
+  startKeyGate,
+} from '../../run/index.js';
 import { type ActRelay, startActRelay } from './act-relay.js';
 import { planEndpoints } from './endpoints.js';
 import type { WorkerSpec } from './worker-actor.js';
@@ -42,6 +51,7 @@ export async function openSupervisorSockets(
   sockets: SupervisorSockets;
   gate: KeyGate | null;
   relay: ActRelay | null;
+  speakers: SpeakerCheck;
 }> {
   const ids = (role: string) => specs.filter((s) => s.role === role).map((s) => s.id);
   const { endpoints, note } = await planEndpoints(runDir.sockets, config, {
@@ -59,6 +69,11 @@ export async function openSupervisorSockets(
     // Before the first bind: no handshake may come in unchecked.
     gate = await startKeyGate(runDir.root, curve, (message) => log.warn(message));
   }
+  const speakers = new SpeakerCheck(
+    curve ?? null,
+    () => gate?.list ?? { keys: [] },
+    (message) => log.warn(message),
+  );
   const sockets = await bindSupervisorSockets(endpoints, {
     lingerMs: config.transport.linger_ms,
     curve,
@@ -73,9 +88,14 @@ export async function openSupervisorSockets(
           log.debug(
             `act relay dropped one of its ${what}: ${(error as { code?: string }).code ?? error.message}`,
           ),
+        // A request that names no worker (not this version, malformed) goes on: inference rejects it.
+        admitRequest: (frames) => {
+          const claim = claimOf(frames);
+          return claim === null || speakers.speaks(claim, 'the act relay');
+        },
       })
     : null;
-  return { endpoints, sockets, gate, relay };
+  return { endpoints, sockets, gate, relay, speakers };
 }
 
 /** Run events go to the event stream (`tti-run attach`) and to listeners in this process. */

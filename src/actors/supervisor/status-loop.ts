@@ -30,8 +30,8 @@ export interface StatusSources {
   tasks: Pick<TaskLoop, 'episodes' | 'replaySeen'>;
   /** trajectories replay kept over the run before this start (until replay reports its own count) */
   keptBefore(): number;
-  /** a run that listens for remote workers: where, how many are expected, refused connections */
-  remote?: () => NonNullable<StatusSnapshot['remote']>;
+  /** a run that listens for remote workers: where, how many are expected, refusals (the workers' too) */
+  remote?: (workers: readonly WorkerSnapshot[]) => NonNullable<StatusSnapshot['remote']>;
 }
 
 /** What the run does on a request that carried its token. */
@@ -90,7 +90,7 @@ export class StatusLoop {
       replay: { seen: s.tasks.replaySeen, kept: replay?.counters.kept ?? s.keptBefore() },
       episodes: s.tasks.episodes,
       backend: backendOf?.labels.backend ?? null,
-      ...(s.remote ? { remote: s.remote() } : {}),
+      ...(s.remote ? { remote: s.remote(workers) } : {}),
     };
   }
 

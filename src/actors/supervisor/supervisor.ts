@@ -4,9 +4,9 @@
 // learner to the train coordinator, and runs TTI's loop or an eval (run-mode.ts); on a stop it
 // shuts everything down in order. A run that listens (`--listen`) also admits workers that join from
 // other machines (admission.ts, remote-worker-actor.ts), holds every later message to its key's
-// worker (speaker-check.ts), tells env workers when the act relay for remote inference has someone
-// behind it, drops a worker whose credential is revoked, and has the learner publish its weights
-// again for an inference worker that is behind.
+// worker (src/run/speaker-check.ts), tells env workers when the act relay for remote inference has
+// someone behind it, drops a worker whose credential is revoked, and has the learner publish its
+// weights again for an inference worker that is behind.
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,7 +22,6 @@ import { type RunMsg, type RunView, spawnRunActor } from './run-actor.js';
 import { type RunEnd, type RunMode, runMode } from './run-mode.js';
 import { RunStateStore, readLoopState, trimMetrics } from './run-state.js';
 import { openSupervisorSockets, RunEvents } from './sockets.js';
-import { SpeakerCheck } from './speaker-check.js';
 import { StatusLoop } from './status-loop.js';
 import { TaskLoop } from './task-loop.js';
 import { runTasks } from './task-refs.js';
@@ -73,7 +72,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
 
   const rejected = new RejectedFrames((message) => log.warn(message));
-  const { endpoints, sockets, gate, relay } = await openSupervisorSockets(
+  // After `register`, a message speaks only for its own key's worker (src/run/speaker-check.ts).
+  const { endpoints, sockets, gate, relay, speakers } = await openSupervisorSockets(
     runDir,
     config,
     specs,
@@ -151,8 +151,6 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   });
 
   let refusedRegisters = 0;
-  // After `register`, a message speaks only for its own key's worker (speaker-check.ts).
-  const speakers = new SpeakerCheck(runKeys, () => gate?.list ?? { keys: [] }, log);
   void serveControl(
     sockets.control,
     workers.entries,
@@ -231,11 +229,15 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       keptBefore: () => state.loop.totals.kept,
       ...(config.transport.listen !== null
         ? {
-            remote: () => ({
+            remote: (snapshots) => ({
               listen: config.transport.listen ?? '',
               expected: { env: config.remote.env, inference: config.remote.inference },
               refusedConnections: (gate?.refused ?? 0) + refusedRegisters,
-              wrongKeyMessages: speakers.refused,
+              // the supervisor's drops, and replay's and inference's from their heartbeats
+              wrongKeyMessages: snapshots.reduce(
+                (n, w) => n + (w.counters.wrongKeyMessages ?? 0),
+                speakers.refused,
+              ),
             }),
           }
         : {}),

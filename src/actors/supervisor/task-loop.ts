@@ -2,12 +2,12 @@
 // and report each one when it is done (or give it back when their web host is down). It counts the
 // run's episodes for status, and requeues episodes that ran past their worst case: a wedged
 // browser whose worker still heartbeats must not hold an episode forever. A message whose key may
-// not speak for the worker it names is dropped (speaker-check.ts): one env worker cannot take or
+// not speak for the worker it names is dropped (src/run/speaker-check.ts): one env worker cannot take or
 // report another's episodes.
 import type { Logger } from '../../log/index.js';
 import type { Channel, Inbound } from '../../protocol/index.js';
+import type { SpeakerClaim } from '../../run/index.js';
 import type { EpisodeQueue } from './episode-queue.js';
-import type { SpeakerClaim } from './speaker-check.js';
 
 /** An episode running this much longer than its worst case goes to another worker. */
 const EPISODE_GRACE_MS = 60000;
@@ -20,7 +20,7 @@ export interface TaskLoopOptions {
   publish: (kind: string, message: string) => void;
   /** how often to look for episodes past their worst case */
   staleCheckMs?: number;
-  /** whether a message's key may speak for its worker id (speaker-check.ts); false: dropped */
+  /** whether a message's key may speak for its worker id (src/run/speaker-check.ts); false: dropped */
   speaks?: (message: SpeakerClaim) => boolean;
 }
 

@@ -1,17 +1,14 @@
 // Whether a worker's message speaks for the worker it names. `register` is admitted by its proof
-// (admission.ts); every later message that names a worker id (heartbeat, bye, task request,
-// episode result, …) carries the key it speaks with (src/protocol/speaker-proof.ts), and only that
-// worker's key may name it: a credential speaks for its own id, the run's own key for spawned
-// workers. Anything else is dropped, counted and logged by key id (never a secret), rate-limited:
-// a holder of one credential must not stop, feed or impersonate another worker.
-import type { Logger } from '../../log/index.js';
-import {
-  type CurveSocketKeys,
-  checkSpeakerTag,
-  type SpeakerKey,
-  sharedSecret,
-} from '../../protocol/index.js';
-import { type AllowList, LOCAL_KEY_ID } from '../../run/index.js';
+// (src/actors/supervisor/admission.ts); every later message that names a worker id (heartbeat, bye,
+// task request, episode result, trajectory, act request, …) carries the key it speaks with
+// (src/protocol/speaker-proof.ts), and only that worker's key may name it: a credential speaks for
+// its own id, the run's own key for spawned workers. Anything else is dropped, counted and logged
+// by key id (never a secret), rate-limited: a holder of one credential must not stop, feed or
+// impersonate another worker. It lives here, beside the key gate, because every process that binds
+// a CURVE socket checks the same way: the supervisor, replay and local inference workers.
+import { type CurveSocketKeys, checkSpeakerTag, type SpeakerKey, sharedSecret } from '../protocol/index.js';
+import type { AllowList } from './credentials.js';
+import { LOCAL_KEY_ID } from './key-gate.js';
 
 export interface SpeakerClaim {
   workerId: string;
@@ -55,7 +52,7 @@ export function checkSpeaker(claim: SpeakerClaim, ctx: SpeakerContext): SpeakerV
 
 const LOG_EVERY_MS = 1000;
 
-/** The supervisor's check of every worker message after `register`, with its counts and log. */
+/** One process's check of the worker messages it receives, with its counts and log. */
 export class SpeakerCheck {
   /** messages dropped so far */
   refused = 0;
@@ -65,10 +62,11 @@ export class SpeakerCheck {
   private lastLogAt = 0;
   private unlogged = 0;
 
+  /** `keys`: null where this process cannot check (no CURVE, or no server secret): all pass */
   constructor(
     private readonly keys: CurveSocketKeys | null,
     private readonly allowList: () => AllowList,
-    private readonly log: Logger,
+    private readonly warn: (message: string) => void,
   ) {}
 
   /** True when `message` may be handled; otherwise it is counted and logged, and to be dropped. */
@@ -86,7 +84,7 @@ export class SpeakerCheck {
     const now = Date.now();
     if (now - this.lastLogAt >= LOG_EVERY_MS) {
       const more = this.unlogged > 0 ? ` (+${this.unlogged} more since the last report)` : '';
-      this.log.warn(`dropped a message on ${channel}: ${verdict.reason}${more}`);
+      this.warn(`dropped a message on ${channel}: ${verdict.reason}${more}`);
       this.lastLogAt = now;
       this.unlogged = 0;
     } else this.unlogged += 1;
