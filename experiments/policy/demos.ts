@@ -2,8 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { answerCheck, readSplit } from '../../src/arena/index.js';
 import type { NodeColumns, TrainingStep, TrajectoryForTraining } from '../../src/model/index.js';
-import { actionOfReply, alignAnswers as alignDemo, trainingSteps } from '../../src/model/index.js';
-import { freshIds } from '../../src/util/index.js';
+import {
+  actionOfReply,
+  alignAnswers as alignDemo,
+  trainingSteps,
+  withFreshColumns,
+} from '../../src/model/index.js';
 
 export interface DemoStep {
   url: string;
@@ -28,23 +32,8 @@ export function readDemos(file: string): Demo[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => withFresh(JSON.parse(l) as Demo));
-}
-
-/** Demos recorded before the env marked appeared nodes get the mark from the step before. */
-function withFresh(d: Demo): Demo {
-  return {
-    ...d,
-    steps: d.steps.map((s, k) => {
-      if (s.nodes.fresh) return s;
-      const before = k > 0 ? d.steps[k - 1]! : null;
-      const fresh = freshIds(before && { url: before.url, ids: before.nodes.ids }, {
-        url: s.url,
-        ids: s.nodes.ids,
-      });
-      return { ...s, nodes: { ...s.nodes, fresh: fresh.map((f) => (f ? 1 : 0)) } };
-    }),
-  };
+    .map((l) => JSON.parse(l) as Demo)
+    .map((d) => ({ ...d, steps: withFreshColumns(d.steps) }));
 }
 
 /** A demo as a kept trajectory (an action the policy cannot express stays as the oracle's JSON). */

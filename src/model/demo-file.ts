@@ -19,10 +19,11 @@ const Nodes = z
     names: column(z.string()),
     depths: column(z.number().int().nonnegative()),
     inViewport: column(z.number().int().min(0).max(1)).optional(),
+    fresh: column(z.number().int().min(0).max(1)).optional(),
   })
   .passthrough()
   .superRefine((n, ctx) => {
-    for (const key of ['roles', 'names', 'depths', 'inViewport'] as const) {
+    for (const key of ['roles', 'names', 'depths', 'inViewport', 'fresh'] as const) {
       const c = n[key];
       if (c !== undefined && c.length !== n.ids.length)
         ctx.addIssue({
@@ -169,17 +170,14 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
     trajectories.push({
       intent: t.intent,
       horizon: t.horizon ?? defaultHorizon,
-      steps: t.steps.map((s, k) => ({
-        url: s.url,
-        nodes: {
-          ...s.nodes,
-          inViewport: s.nodes.inViewport ?? s.nodes.ids.map(() => 1),
-          // recorded before the env marked appeared nodes: marked here from the step before
-          fresh: (s.nodes as { fresh?: number[] }).fresh ?? freshColumn(k > 0 ? t.steps[k - 1]! : null, s),
-        } as NodeColumns,
-        note: s.note ?? null,
-        reply: s.reply ?? `Action: ${s.action}`,
-      })),
+      steps: withFreshColumns(
+        t.steps.map((s) => ({
+          url: s.url,
+          nodes: { ...s.nodes, inViewport: s.nodes.inViewport ?? s.nodes.ids.map(() => 1) } as NodeColumns,
+          note: s.note ?? null,
+          reply: s.reply ?? `Action: ${s.action}`,
+        })),
+      ),
     });
   });
   for (const [episode, steps] of episodes) {
@@ -196,24 +194,26 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
     trajectories.push({
       intent,
       horizon: defaultHorizon,
-      steps: steps.map(({ s }, k) => ({
-        url: s.url,
-        nodes: { ...s.nodes, fresh: freshColumn(k > 0 ? steps[k - 1]!.s : null, s) },
-        note: null,
-        reply: s.reply,
-      })),
+      steps: withFreshColumns(
+        steps.map(({ s }) => ({ url: s.url, nodes: s.nodes, note: null, reply: s.reply })),
+      ),
     });
   }
   return { trajectories, skipped, lines };
 }
 
-/** The env's `fresh` column for a step recorded without it, from the step before. */
-function freshColumn(
-  previous: { url: string; nodes: { ids: number[] } } | null,
-  step: { url: string; nodes: { ids: number[] } },
-): number[] {
-  return freshIds(previous && { url: previous.url, ids: previous.nodes.ids }, {
-    url: step.url,
-    ids: step.nodes.ids,
-  }).map((f) => (f ? 1 : 0));
+/**
+ * Steps recorded before the env marked appeared nodes get the `fresh` column from the step before
+ * (freshIds, the env's rule); a step that has it keeps it.
+ */
+export function withFreshColumns<S extends { url: string; nodes: NodeColumns }>(steps: readonly S[]): S[] {
+  return steps.map((s, k) => {
+    if (s.nodes.fresh) return s;
+    const before = k > 0 ? steps[k - 1]! : null;
+    const fresh = freshIds(before && { url: before.url, ids: before.nodes.ids }, {
+      url: s.url,
+      ids: s.nodes.ids,
+    });
+    return { ...s, nodes: { ...s.nodes, fresh: fresh.map((f) => (f ? 1 : 0)) } };
+  });
 }

@@ -407,6 +407,8 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
   const siblingRank = new Int32Array(n);
   const value: string[] = new Array(n).fill('');
   const siblings = new Map<string, number>();
+  const keys: string[] = new Array(n);
+  const siblingKeys: string[] = new Array(n);
   let lastNamed = -1;
   let lastHeading = -1;
   const seen = new Map<string, number>();
@@ -424,6 +426,8 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
     const sibling = `${tree.parent[i]}\u0000${nodes.roles[i]}`;
     siblingRank[i] = siblings.get(sibling) ?? 0;
     siblings.set(sibling, siblingRank[i]! + 1);
+    keys[i] = key;
+    siblingKeys[i] = sibling;
     if (name.trim() && nodes.roles[i] !== 'RootWebArea') {
       lastNamed = i;
       if (nodes.roles[i] === 'heading') lastHeading = i;
@@ -432,8 +436,8 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
   const rankOf = new Int32Array(n);
   const siblingsOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    rankOf[i] = seen.get(`${nodes.roles[i]}\u0000${nodes.names[i] ?? ''}`) ?? 0;
-    siblingsOf[i] = siblings.get(`${tree.parent[i]}\u0000${nodes.roles[i]}`) ?? 0;
+    rankOf[i] = seen.get(keys[i]!)!;
+    siblingsOf[i] = siblings.get(siblingKeys[i]!)!;
   }
   columnHeaders(nodes, tree, label);
   for (let i = 0; i < n; i++) {

@@ -29,7 +29,13 @@ export {
   saveModelCheckpoint,
 } from './checkpoint.js';
 export { CheckpointStore } from './checkpoint-store.js';
-export { DemoFileError, type DemoFileReport, parseAxTreeText, readDemoFile } from './demo-file.js';
+export {
+  DemoFileError,
+  type DemoFileReport,
+  parseAxTreeText,
+  readDemoFile,
+  withFreshColumns,
+} from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
 export {
   DEFAULT_BUCKETS,

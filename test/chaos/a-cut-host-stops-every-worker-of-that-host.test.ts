@@ -14,6 +14,7 @@ import type { StatusSnapshot, WorkerSnapshot } from '../../src/protocol/index.js
 import { issueCredential, writeCredential } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
+import { freePortBlock } from '../helpers/free-port-block.js';
 import { listeningTrainArgs, RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 
 const worker = (id: string, host: string, more: Partial<WorkerSnapshot> = {}): WorkerSnapshot => ({
@@ -70,7 +71,7 @@ test('chaos cuts a remote host of a live run: its worker is lost, its episodes f
   const tasks = writeAnyAnswerTasks(run.runDir);
   const credentialFile = path.join(far, 'env-r0.json');
   writeCredential(credentialFile, issueCredential(run.runDir, 'env'));
-  const port = 25000 + (process.pid % 400) * 20;
+  const port = await freePortBlock();
   // Enough episodes that the run outlasts the cut.
   const sets = [...SMALL_RUN, ...tinyRun(tasks, 1), 'rollout_size=12', 'remote.env=1'];
   const started = await runCli(listeningTrainArgs(run.runDir, `tcp://127.0.0.1:${port}`, sets));

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type BrowserEnv, observationColumns } from '../../src/envs/index.js';
+import { withFreshColumns } from '../../src/model/index.js';
 import { MINIWOB_VIEWPORT, type MiniwobServer } from '../../src/suites/miniwob/index.js';
 import { freshIds } from '../../src/util/index.js';
 import { miniwobEnv } from '../miniwob/helpers.js';
@@ -73,4 +74,29 @@ test('the rule: new ids on the same document are fresh; another URL or a replace
     false,
   ]);
   assert.deepEqual(freshIds(null, { url, ids: [5] }), [false]);
+});
+
+test('a demo file recorded without the column gets it from its steps by the same rule; one that has it keeps it', () => {
+  const nodes = (ids: number[], fresh?: number[]) => ({
+    ids,
+    roles: ids.map(() => 'link'),
+    names: ids.map(String),
+    depths: ids.map(() => 1),
+    inViewport: ids.map(() => 1),
+    ...(fresh ? { fresh } : {}),
+  });
+  const url = 'http://x/a';
+  const steps = withFreshColumns([
+    { url, nodes: nodes([1, 2]) },
+    { url, nodes: nodes([1, 2, 3]) },
+    { url, nodes: nodes([1, 2, 3, 4], [0, 0, 1, 0]) },
+  ]);
+  assert.deepEqual(
+    steps.map((s) => s.nodes.fresh),
+    [
+      [0, 0],
+      [0, 0, 1],
+      [0, 0, 1, 0],
+    ],
+  );
 });

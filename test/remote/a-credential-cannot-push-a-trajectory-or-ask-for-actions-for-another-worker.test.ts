@@ -21,6 +21,7 @@ import {
   speakerKey,
 } from '../../src/protocol/index.js';
 import { type Credential, issueCredential, RunDir, readSupervisorInfo } from '../../src/run/index.js';
+import { freePortBlock } from '../helpers/free-port-block.js';
 import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const joinOf = (c: Credential) => ({ endpoint: 'tcp://127.0.0.1:1', credential: c });
@@ -95,8 +96,7 @@ test('a second credential cannot push a trajectory or ask for actions in another
   const env0 = issueCredential(run.runDir, 'env');
   const env1 = issueCredential(run.runDir, 'env');
   const inference = issueCredential(run.runDir, 'inference');
-  // Ports PORT…PORT+n on loopback; spread by pid so parallel runs of the suite do not collide.
-  const port = 17000 + (process.pid % 200) * 20;
+  const port = await freePortBlock();
   const started = await runCli(
     listeningTrainArgs(run.runDir, `tcp://127.0.0.1:${port}`, [
       // No env worker of the run's own: the test's are the only senders, so the counts are exact.

@@ -31,6 +31,7 @@ import {
   SpeakerCheck,
   type SpeakerClaim,
 } from '../../src/run/index.js';
+import { freePortBlock } from '../helpers/free-port-block.js';
 import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const joinOf = (c: Credential) => ({ endpoint: 'tcp://127.0.0.1:1', credential: c });
@@ -136,8 +137,7 @@ test('a second credential naming another worker over real sockets is dropped and
   });
   const env0 = issueCredential(run.runDir, 'env');
   const env1 = issueCredential(run.runDir, 'env');
-  // Ports PORT…PORT+n on loopback; spread by pid so parallel runs of the suite do not collide.
-  const port = 21000 + (process.pid % 400) * 20;
+  const port = await freePortBlock();
   const started = await runCli(
     listeningTrainArgs(run.runDir, `tcp://127.0.0.1:${port}`, [
       'workers.env=0',

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { issueCredential, writeCredential } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
+import { freePortBlock } from '../helpers/free-port-block.js';
 import { listeningTrainArgs, RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 
 test('a remote inference worker swaps in the weights the learner publishes and serves with them', {
@@ -30,8 +31,7 @@ test('a remote inference worker swaps in the weights the learner publishes and s
   mkdirSync(elsewhere, { recursive: true });
   const credentialFile = path.join(elsewhere, 'inference-r0.json');
   writeCredential(credentialFile, issueCredential(run.runDir, 'inference'));
-  // Ports PORT…PORT+n on loopback; spread by pid so parallel runs of the suite do not collide.
-  const port = 29000 + (process.pid % 400) * 20;
+  const port = await freePortBlock();
   const sets = [
     ...SMALL_RUN,
     ...tinyRun(tasks, 2),

@@ -96,7 +96,7 @@ export interface ObservationNode {
   /**
    * Not in the episode's previous observation of the same document: a suggestion that appeared
    * after typing, a folder's files after its click, results after a search. Set by the env
-   * (freshNodes), which has that observation; false on a document's first observation.
+   * (markFresh), which has that observation; false on a document's first observation.
    */
   fresh?: boolean;
 }
