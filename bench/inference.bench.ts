@@ -113,12 +113,17 @@ interface Measured {
 const percentile = (xs: number[], q: number) =>
   xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
-/** 16 clients, each with one request in flight, for `seconds`. */
+/**
+ * 16 clients, each with one request in flight, for `seconds`. With `stepMs`, a client takes about
+ * that long (uniformly 0.5–1.5×, so the 16 do not fall into step) between a reply and its next
+ * request, as an env worker does while the browser acts on the page and observes it.
+ */
 async function measure(
   worker: Worker,
   seconds: number,
   pages: PageSource,
   featurize: Featurize,
+  stepMs = 0,
 ): Promise<Measured> {
   const endpoint = worker.act;
   const rejected = new RejectedFrames(() => undefined);
@@ -179,6 +184,7 @@ async function measure(
       for (let k = 1; performance.now() < deadline; k++) {
         await ask(client, i, k);
         actions++;
+        if (stepMs > 0) await sleep(stepMs * (0.5 + Math.random()));
       }
     }),
   );
@@ -202,6 +208,18 @@ async function stop(runDir: string): Promise<void> {
   rmSync(runDir, { recursive: true, force: true });
 }
 
+/** One env step's wall time on this machine, from the env bench's last results (else 120 ms). */
+function envStepMs(): number {
+  try {
+    const env = JSON.parse(readFileSync(path.join(projectRoot, 'bench', 'results', 'env.json'), 'utf8')) as {
+      ours?: { msPerStep?: number };
+    };
+    return env.ours?.msPerStep ?? 120;
+  } catch {
+    return 120;
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -210,6 +228,8 @@ type Featurize = 'env' | 'inference';
 
 interface Arm {
   featurize: Featurize;
+  /** a client's mean time between a reply and its next request (0: at once) */
+  envStepMs: number;
   maxBatch: number;
   maxWaitMs: number;
   actionsPerS: number[];
@@ -237,8 +257,13 @@ export interface InferenceBench {
   pages: PageSource['kind'];
   concurrentEnvs: number;
   backend: string;
-  /** the clients send features (model.featurize: env, the default) */
+  /** the clients send features (model.featurize: env, the default), each asking again at once: saturation */
   batched: Arm;
+  /**
+   * the same, each client taking an env step's time between a reply and its next request (the
+   * env bench's measured ms per step, bench/results/env.json): 16 envs as they ask in a run
+   */
+  batchedAtEnvPace: Arm;
   /** the clients send raw observations, the worker featurizes (model.featurize: inference) */
   batchedFeaturizingInWorker: Arm;
   unbatched: Arm;
@@ -252,8 +277,9 @@ export interface InferenceBench {
 }
 
 export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promise<InferenceBench> {
-  const arm = (maxBatch: number, maxWaitMs: number, featurize: Featurize = 'env'): Arm => ({
+  const arm = (maxBatch: number, maxWaitMs: number, featurize: Featurize = 'env', envStepMs = 0): Arm => ({
     featurize,
+    envStepMs,
     maxBatch,
     maxWaitMs,
     actionsPerS: [],
@@ -271,18 +297,19 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
   const batched = arm(16, 5);
   const batchedFeaturizingInWorker = arm(16, 5, 'inference');
   const unbatched = arm(1, 0);
+  const batchedAtEnvPace = arm(16, 5, 'env', envStepMs());
   let backend = '?';
   const pages = pageSource(ENVS);
   for (let round = 0; round < options.rounds; round++) {
     // Alternate which goes first: the machine's load drifts.
-    const arms = [batched, batchedFeaturizingInWorker, unbatched];
+    const arms = [batched, batchedFeaturizingInWorker, unbatched, batchedAtEnvPace];
     const order = round % 2 === 0 ? arms : [...arms].reverse();
     for (const a of order) {
       const worker = await startInference(a.maxBatch, a.maxWaitMs);
       backend = worker.backend;
       try {
         a.loadavg.push(round2(loadavg()[0]!));
-        const m = await measure(worker, options.seconds, pages, a.featurize);
+        const m = await measure(worker, options.seconds, pages, a.featurize, a.envStepMs);
         a.actionsPerS.push(m.actionsPerS);
         if (m.workerCpuMs !== null) a.workerCpuMsPerAction.push(m.workerCpuMs);
         a.clientCpuMsPerAction.push(m.clientCpuMs);
@@ -297,7 +324,7 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
     }
   }
   const model = await modelCosts(pages);
-  for (const a of [batched, batchedFeaturizingInWorker, unbatched]) {
+  for (const a of [batched, batchedFeaturizingInWorker, unbatched, batchedAtEnvPace]) {
     a.median = median(a.actionsPerS);
     a.p95MsMedian = median(a.p95Ms);
     a.workerCpuMsMedian = a.workerCpuMsPerAction.length > 0 ? median(a.workerCpuMsPerAction) : null;
@@ -307,11 +334,13 @@ export async function inferenceBench(options = { rounds: 3, seconds: 8 }): Promi
       `${ENVS} concurrent clients over the real act socket (ipc), each with one request in flight, ` +
       `each walking through ${pages.kind === 'demos' ? "MiniArena's recorded oracle steps" : 'new synthetic pages'}, ` +
       `against a real inference worker; ${options.rounds} rounds ` +
+      `(batchedAtEnvPace: each client waits 0.5–1.5× the env bench's ms per step, ${round2(batchedAtEnvPace.envStepMs)} ms, between a reply and its next request) ` +
       `of ${options.seconds} s, alternating; medians. CPU ms per action from /proc (worker) and process.cpuUsage (clients)`,
     pages: pages.kind,
     concurrentEnvs: ENVS,
     backend,
     batched,
+    batchedAtEnvPace,
     batchedFeaturizingInWorker,
     unbatched,
     speedup: batched.median / unbatched.median,

@@ -101,7 +101,8 @@ if (selected('inference')) {
       `${inference.batched.workerCpuMsMedian?.toFixed(2)} vs ${inference.unbatched.workerCpuMsMedian?.toFixed(2)} ms ` +
       `(${inference.cpuSpeedup?.toFixed(2)}×), mean batch ${inference.batched.meanBatch.join('/')}; ` +
       `p95 per action ${inference.batched.p95MsMedian} ms batched, ${inference.batchedFeaturizingInWorker.p95MsMedian} ms ` +
-      `batched with the worker featurizing, ${inference.unbatched.p95MsMedian} ms unbatched\n`,
+      `batched with the worker featurizing, ${inference.unbatched.p95MsMedian} ms unbatched; ` +
+      `${inference.batchedAtEnvPace.p95MsMedian} ms batched with envs stepping ${Math.round(inference.batchedAtEnvPace.envStepMs)} ms between actions\n`,
   );
 }
 if (selected('restore')) {

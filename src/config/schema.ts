@@ -334,9 +334,10 @@ export const Config = z
     /**
      * how collection draws training tasks: uniformly with replacement (TTI), or by learnability
      * (DigiRL's curriculum): a task group (its template, else the task) ∝ p(1−p) of its success rate
-     * so far, so tasks solved about half the time are drawn most (src/curriculum/learnability.ts)
+     * so far, so tasks solved about half the time are drawn most (src/curriculum/learnability.ts);
+     * or unsolved first: a group ∝ 1 − p of its recent success rate (src/curriculum/unsolved.ts)
      */
-    task_sampling: z.enum(['uniform', 'learnability']).default('uniform'),
+    task_sampling: z.enum(['uniform', 'learnability', 'unsolved']).default('uniform'),
     /** test-time re-check while collecting: answers before the min_try-th are not final */
     min_try: PositiveInt.default(1),
     /** the same, for eval episodes */

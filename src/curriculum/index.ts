@@ -5,3 +5,4 @@ export * from './horizon-schedule.js';
 export * from './learnability.js';
 export * from './task-sampler.js';
 export * from './temperature-schedule.js';
+export * from './unsolved.js';

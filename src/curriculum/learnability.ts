@@ -33,6 +33,17 @@ export function drawByLearnability(
   count: number,
   random: () => number,
 ): TaskRef[] {
+  return drawByGroupWeight(tasks, groupOf, (g) => learnability(records[g]), count, random);
+}
+
+/** `count` tasks: a group drawn with probability ∝ `weightOf(group)`, then a task of it uniformly. */
+export function drawByGroupWeight(
+  tasks: readonly TaskRef[],
+  groupOf: (task: TaskRef) => string,
+  weightOf: (group: string) => number,
+  count: number,
+  random: () => number,
+): TaskRef[] {
   if (tasks.length === 0) throw new Error('no tasks to sample from');
   const groups = new Map<string, TaskRef[]>();
   for (const task of tasks) {
@@ -42,7 +53,7 @@ export function drawByLearnability(
     else groups.set(g, [task]);
   }
   const names = [...groups.keys()];
-  const weights = names.map((g) => learnability(records[g]));
+  const weights = names.map(weightOf);
   const total = weights.reduce((a, b) => a + b, 0);
   const draws: TaskRef[] = [];
   for (let k = 0; k < count; k++) {

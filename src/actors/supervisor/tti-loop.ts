@@ -2,7 +2,7 @@
 //
 //   for each iteration i:
 //     1. collect: `rollout_size` training tasks, drawn uniformly with replacement (or by
-//        learnability, `task_sampling`, src/curriculum/learnability.ts), run at the
+//        learnability or unsolved first, `task_sampling`, src/curriculum), run at the
 //        curriculum's horizon h_i with the sampling policy; every trajectory goes to replay, which
 //        keeps the successful ones (reward 1, answer not N/A) durably before the episode counts.
 //     2. train:   the learner draws up to `actor_trajectories` kept trajectories (recency + site
@@ -15,7 +15,9 @@
 
 import type { Config } from '../../config/index.js';
 import {
+  decayOutcomes,
   drawByLearnability,
+  drawUnsolvedFirst,
   episodeTemperature,
   evalSubset,
   finalTemperature,
@@ -176,10 +178,12 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     const draws =
       config.task_sampling === 'learnability'
         ? drawByLearnability(deps.trainTasks, groupOf, state.groups ?? {}, config.rollout_size, random.next)
-        : Array.from(
-            { length: config.rollout_size },
-            () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
-          );
+        : config.task_sampling === 'unsolved'
+          ? drawUnsolvedFirst(deps.trainTasks, groupOf, state.groups ?? {}, config.rollout_size, random.next)
+          : Array.from(
+              { length: config.rollout_size },
+              () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
+            );
     const collected = await runPhase(draws.map((t, i) => spec(t, iteration, 'collect', i)));
     if (collected === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
@@ -191,8 +195,9 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     state.totals.successes += successes;
     state.totals.seen += collected.length;
     state.totals.kept += kept;
-    if (config.task_sampling === 'learnability') {
+    if (config.task_sampling !== 'uniform') {
       state.groups ??= {};
+      if (config.task_sampling === 'unsolved') decayOutcomes(state.groups);
       recordOutcomes(
         state.groups,
         collected.map((r) => ({ group: groupOf({ file: r.taskFile, id: r.taskId }), success: r.reward > 0 })),
