@@ -133,6 +133,7 @@ test('task sampling defaults to uniform and names a bad value', () => {
   const file = write('sampling.yaml', '');
   assert.equal(loadConfig(file).task_sampling, 'uniform');
   assert.equal(loadConfig(file, ['task_sampling=learnability']).task_sampling, 'learnability');
+  assert.equal(loadConfig(file, ['task_sampling=unsolved']).task_sampling, 'unsolved');
   assert.throws(() => loadConfig(file, ['task_sampling=greedy']), /key 'task_sampling': got "greedy"/);
 });
 
