@@ -5,7 +5,8 @@
 // Every socket that binds is a CURVE server with the run's server key; every socket that connects
 // is a client: local workers with the run's own client key pair, a remote worker with the key pair
 // of its credential (src/run/credentials.ts). Each process that binds runs a ZAP handler
-// (zap.ts) that lets in only the run's own key and allow-listed, unrevoked credentials.
+// (zap.ts) that lets in only the run's own key and allow-listed, unrevoked credentials whose role
+// may connect to that socket (each server socket names itself as its ZAP domain).
 // The key files belong to the run directory (src/run/); this is the wire side.
 import { z } from 'zod';
 
@@ -36,13 +37,22 @@ export interface CurveSocketKeys {
   clientSecret: string;
 }
 
-/** Socket options: binding kinds are CURVE servers, connecting kinds CURVE clients of the run's server. */
-export function curveOptions(keys: CurveSocketKeys | undefined, binds: boolean): object {
+/**
+ * Socket options: a socket that binds is a CURVE server, one that connects its client.
+ * `serverDomain` is a binding socket's ZAP domain (its name): ZAP hears it with each handshake, so
+ * the run's gate can admit on each socket only the credentials whose role uses it. null: connects.
+ */
+export function curveOptions(keys: CurveSocketKeys | undefined, serverDomain: string | null): object {
   if (keys === undefined) return {};
-  if (binds && keys.serverSecret === undefined)
+  if (serverDomain !== null && keys.serverSecret === undefined)
     throw new Error("a socket that binds needs the run's server secret, which only the run directory holds");
-  return binds
-    ? { curveServer: true, curvePublicKey: keys.serverPublic, curveSecretKey: keys.serverSecret }
+  return serverDomain !== null
+    ? {
+        curveServer: true,
+        curvePublicKey: keys.serverPublic,
+        curveSecretKey: keys.serverSecret,
+        zapDomain: serverDomain,
+      }
     : {
         curveServerKey: keys.serverPublic,
         curvePublicKey: keys.clientPublic,

@@ -97,8 +97,9 @@ export class Channel<S extends z.ZodType> {
             heartbeatTimeToLive: tuning.heartbeatTimeoutMs,
           }
         : {}),
-      // Sockets that bind (ROUTER, PUB) are CURVE servers; those that connect are its clients.
-      ...curveOptions(tuning.curve, kind === 'router' || kind === 'pub' || kind === 'pull'),
+      // Sockets that bind (ROUTER, PUB) are CURVE servers, with the channel's name as ZAP domain;
+      // those that connect are its clients.
+      ...curveOptions(tuning.curve, kind === 'router' || kind === 'pub' || kind === 'pull' ? name : null),
     };
     const socket: AnySocket = (() => {
       switch (kind) {

@@ -9,6 +9,11 @@ import { z85Encode } from './z85.js';
 export const ZAP_ENDPOINT = 'inproc://zeromq.zap.01';
 
 export interface ZapRequest {
+  /**
+   * the ZAP domain of the server socket the client is connecting to (its `zapDomain` option, set
+   * to the socket's name by curveOptions); empty for a socket that set none
+   */
+  domain: string;
   /** the peer's address as libzmq reports it (an IP, no port) */
   address: string;
   mechanism: string;
@@ -57,8 +62,9 @@ export async function startZap(
         return; // closed
       }
       // version, request id, domain, address, identity, mechanism, credentials…
-      const [version, requestId, , address, , mechanism, credential] = frames;
+      const [version, requestId, domain, address, , mechanism, credential] = frames;
       const request: ZapRequest = {
+        domain: domain?.toString() ?? '',
         address: address?.toString() ?? '',
         mechanism: mechanism?.toString() ?? '',
         publicKey:

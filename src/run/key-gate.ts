@@ -1,7 +1,8 @@
 // The run's gate on its CURVE sockets: a ZAP handler (src/protocol/zap.ts) that lets in the run's
-// own client key (local workers, the CLI) and allow-listed, unrevoked credentials, and refuses
-// every other key, counting and reporting each refusal with the key's id or prefix. It follows the
-// allow-list file, so an issue or revoke takes effect at the next handshake without a restart.
+// own client key (local workers, the CLI) and allow-listed, unrevoked credentials on the sockets
+// their role uses (socket-roles.ts), and refuses every other key, counting and reporting each
+// refusal with the key's id or prefix and the socket. It follows the allow-list file, so an issue
+// or revoke takes effect at the next handshake without a restart.
 import { unwatchFile, watchFile } from 'node:fs';
 import {
   type CurveSocketKeys,
@@ -11,12 +12,21 @@ import {
   type ZapVerdict,
 } from '../protocol/index.js';
 import { type AllowEntry, type AllowList, allowListFile, keyPrefix, readAllowList } from './credentials.js';
+import { rolesAllowedOn } from './socket-roles.js';
 
 export const LOCAL_KEY_ID = 'local';
 const WATCH_INTERVAL_MS = 250;
 
-/** Decides on one client key against the run's own key and an allow-list. */
-export function checkKey(list: AllowList, local: CurveSocketKeys, publicKey: string): ZapVerdict {
+/**
+ * Decides on one client key, connecting to the socket whose ZAP domain is `domain`, against the
+ * run's own key (admitted everywhere) and an allow-list (each key where its role may connect).
+ */
+export function checkKey(
+  list: AllowList,
+  local: CurveSocketKeys,
+  publicKey: string,
+  domain: string,
+): ZapVerdict {
   if (publicKey === local.clientPublic) return { ok: true, userId: LOCAL_KEY_ID };
   const entry = list.keys.find((k) => k.publicKey === publicKey);
   if (entry === undefined) return { ok: false, reason: `unknown key ${keyPrefix(publicKey)}` };
@@ -24,6 +34,12 @@ export function checkKey(list: AllowList, local: CurveSocketKeys, publicKey: str
     return {
       ok: false,
       reason: `key ${entry.id} (${keyPrefix(publicKey)}) was revoked at ${entry.revokedAt}`,
+    };
+  const allowed = rolesAllowedOn(domain);
+  if (!allowed.includes(entry.role))
+    return {
+      ok: false,
+      reason: `key ${entry.id} (${keyPrefix(publicKey)}) is for an ${entry.role} worker; this socket takes ${allowed.length > 0 ? `${allowed.join(' and ')} workers' keys only` : "only the run's own key"}`,
     };
   return { ok: true, userId: entry.id };
 }
@@ -63,10 +79,15 @@ export async function startKeyGate(
   };
   watchFile(file, { interval: WATCH_INTERVAL_MS, persistent: false }, reload);
   const onRefused = (request: ZapRequest, reason: string): void =>
-    warn(`refused a connection from ${request.address || 'an unknown address'}: ${reason}`);
+    warn(
+      `refused a connection from ${request.address || 'an unknown address'}: ${reason} (socket ${request.domain || 'without a ZAP domain'})`,
+    );
   let zap: ZapHandler;
   try {
-    zap = await startZap((request) => checkKey(list, local, request.publicKey ?? ''), onRefused);
+    zap = await startZap(
+      (request) => checkKey(list, local, request.publicKey ?? '', request.domain),
+      onRefused,
+    );
   } catch (error) {
     unwatchFile(file, reload);
     throw error;

@@ -51,14 +51,14 @@ test('issue writes a 0600 credential and an allow-list entry; revoke marks it; b
     );
 
     const local = ensureCurveKeys(dir);
-    assert.deepEqual(checkKey(list, local, first.publicKey), { ok: true, userId: 'env-r0' });
-    assert.deepEqual(checkKey(list, local, local.clientPublic), { ok: true, userId: 'local' });
+    assert.deepEqual(checkKey(list, local, first.publicKey, 'control'), { ok: true, userId: 'env-r0' });
+    assert.deepEqual(checkKey(list, local, local.clientPublic, 'control'), { ok: true, userId: 'local' });
     const stranger = zmq.curveKeyPair().publicKey;
-    const unknown = checkKey(list, local, stranger);
+    const unknown = checkKey(list, local, stranger, 'control');
     assert.ok(!unknown.ok && unknown.reason.includes(stranger.slice(0, 8)));
 
     revokeCredential(dir, 'env-r0', new Date('2030-01-01T00:00:00Z'));
-    const revoked = checkKey(readAllowList(dir), local, first.publicKey);
+    const revoked = checkKey(readAllowList(dir), local, first.publicKey, 'control');
     assert.ok(!revoked.ok && /env-r0 .*revoked at 2030-01-01/.test(revoked.reason), JSON.stringify(revoked));
     assert.throws(() => revokeCredential(dir, 'env-r0'), /revoked already/);
     assert.throws(
@@ -141,6 +141,8 @@ test('the key gate admits the run key and issued keys over CURVE, refuses unknow
     curveServer: true,
     curvePublicKey: local.serverPublic,
     curveSecretKey: local.serverSecret,
+    // as the supervisor's control socket, where env workers' keys belong
+    zapDomain: 'control',
   });
   try {
     await router.bind('tcp://127.0.0.1:*');

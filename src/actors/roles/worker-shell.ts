@@ -4,8 +4,9 @@
 // A child knows only its role, the control endpoint and the protocol, so the same shell runs a
 // worker spawned by a local supervisor or started on another machine (`tti-run worker --join`,
 // remote-join.ts: keys from its credential, endpoints through the address it joined). In a run
-// whose sockets take CURVE, a process that binds runs the run's key gate (ZAP, src/run/key-gate.ts)
-// and holds what it receives to the key of the worker it names (src/run/speaker-check.ts).
+// whose sockets take CURVE, a process that binds runs the run's key gate (ZAP, src/run/key-gate.ts;
+// each socket takes the roles src/run/socket-roles.ts gives it) and holds what it receives to the
+// key of the worker it names (src/run/speaker-check.ts).
 import os from 'node:os';
 import { Config } from '../../config/index.js';
 import { createLogger, flushLogger, type Logger, type LogLevel } from '../../log/index.js';

@@ -9,6 +9,7 @@
 // do the same job.)
 import * as zmq from 'zeromq';
 import { type CurveSocketKeys, curveOptions } from '../../protocol/index.js';
+import type { SocketDomain } from '../../run/index.js';
 
 export interface ActRelay {
   /** requests and replies passed through, and requests dropped for want of an inference worker */
@@ -35,10 +36,11 @@ export async function startActRelay(
     heartbeatInterval: 1000,
     heartbeatTimeout: 5000,
     heartbeatTimeToLive: 5000,
-    ...curveOptions(o.curve, true),
   };
-  const front = new zmq.Router(common);
-  const back = new zmq.Dealer({ ...common, sendTimeout: SEND_TIMEOUT_MS });
+  // Each end its own ZAP domain: env workers' keys belong on the front, inference workers' on the back.
+  const server = (domain: SocketDomain) => curveOptions(o.curve, domain);
+  const front = new zmq.Router({ ...common, ...server('relay-front') });
+  const back = new zmq.Dealer({ ...common, ...server('relay-back'), sendTimeout: SEND_TIMEOUT_MS });
   await front.bind(relay.front);
   await back.bind(relay.back);
   const counts = { requests: 0, replies: 0, dropped: 0 };

@@ -1,7 +1,8 @@
 // The supervisor's own sockets: control (workers), tasks (env workers), status (the CLI) and the
 // event stream, bound where the run's endpoints say (planned here for every socket of the run).
 // Sockets other machines can reach are encrypted, with keys only the run directory holds, and the
-// key gate (ZAP, src/run/key-gate.ts) checks every client key. A run that listens for remote
+// key gate (ZAP, src/run/key-gate.ts) checks every client key, a credential against the roles that
+// may connect to that socket (src/run/socket-roles.ts). A run that listens for remote
 // workers is CURVE throughout, with an act relay when remote inference is expected. Every worker
 // message these sockets and the relay take is held to its key's worker by one speaker check
 // (src/run/speaker-check.ts). A stale ipc file of a killed run is removed first, or the bind would fail.
