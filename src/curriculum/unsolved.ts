@@ -5,7 +5,7 @@
 // collection there. Rates are recent, not cumulative: each iteration halves the old counts before
 // adding the new outcomes, so a group the policy has just learned stops being drawn often. A
 // group never tried counts as p = ½; a floor keeps solved groups in the draw, so forgetting shows.
-import { type GroupRecord, type GroupRecords, drawByGroupWeight } from './learnability.js';
+import { drawByGroupWeight, type GroupRecord, type GroupRecords } from './learnability.js';
 import type { TaskRef } from './task-sampler.js';
 
 export const UNSOLVED_FLOOR = 0.05;

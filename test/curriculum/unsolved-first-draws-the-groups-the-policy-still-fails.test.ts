@@ -40,12 +40,18 @@ test('a group the policy never solves is drawn most, and a solved one stays in t
 
 test('old outcomes fade: a group just learned is soon drawn little', () => {
   const records: GroupRecords = {};
-  recordOutcomes(records, outcomes('late', 40, () => false));
+  recordOutcomes(
+    records,
+    outcomes('late', 40, () => false),
+  );
   const before = unsolvedWeight(records.late);
   // two iterations in which the policy solves it every time
   for (let k = 0; k < 2; k++) {
     decayOutcomes(records);
-    recordOutcomes(records, outcomes('late', 10, () => true));
+    recordOutcomes(
+      records,
+      outcomes('late', 10, () => true),
+    );
   }
   assert.ok(records.late!.attempts < 40, 'the counts were halved each iteration');
   assert.ok(unsolvedWeight(records.late) < 0.5 * before, `${unsolvedWeight(records.late)} vs ${before}`);
