@@ -94,6 +94,8 @@ export const MiniwobConfig = z
     viewport: z.enum(['browsergym', 'webarena']).default('browsergym'),
     /** offer `stop [answer]` (ANSWER): off, as BrowserGym's MiniWoB++ action set, since the page ends each episode */
     offer_stop: z.boolean().default(false),
+    /** offer going back/forward, goto and tabs: off, as BrowserGym's MiniWoB++ action set (a task is one page) */
+    offer_navigation: z.boolean().default(false),
     /** hide MiniWoB++'s human display (reward, timer, episode count, the instruction) from the page, as BrowserGym does */
     remove_human_display: z.boolean().default(true),
   })

@@ -74,6 +74,8 @@ export interface BrowserEnvConfig {
    * themselves a suite may offer none: a stop is then an invalid action (a note).
    */
   offerStop?: boolean;
+  /** Whether going back/forward, `goto` and tab actions are offered (default true); if not, each is an invalid action (a note). */
+  offerNavigation?: boolean;
   /** A suite's part in each episode: starting the page's own episode, its end, its verdict. */
   hooks?: EpisodeHooks;
 }
@@ -113,6 +115,17 @@ export { RECHECK_NOTE };
 /** The note for a stop on a task that offers none. */
 export const NO_STOP_NOTE =
   'this task offers no ANSWER/stop: the page ends the episode itself once the task is done';
+export const NO_NAVIGATION_NOTE =
+  'this task offers no going back, forward, to a URL or to another tab: it is one page';
+/** BrowserGym's nav and tab subsets: the actions a suite without navigation refuses */
+const NAVIGATION = new Set<Action['type']>([
+  'go_back',
+  'go_forward',
+  'goto',
+  'new_tab',
+  'tab_focus',
+  'close_tab',
+]);
 
 class StepTimeout extends Error {
   override name = 'StepTimeout';
@@ -386,7 +399,9 @@ export class BrowserEnv {
     const action: Action =
       parsed.type === 'stop' && this.config.offerStop === false
         ? { type: 'none', error: NO_STOP_NOTE }
-        : parsed;
+        : NAVIGATION.has(parsed.type) && this.config.offerNavigation === false
+          ? { type: 'none', error: NO_NAVIGATION_NOTE }
+          : parsed;
     const started = Date.now();
     const step: StepRecord = {
       index: ep.steps.length,

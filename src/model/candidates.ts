@@ -406,7 +406,8 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
   for (const p of phrases) answer(p, -1, 'intent');
   answer(DONE_ANSWER, -1, 'done');
 
-  if (input.history.length > 0) push({ kind: 'back', action: 'GoBack', node: -1, text: '', source: 'none' });
+  if (input.history.length > 0 && input.offers?.navigation !== false)
+    push({ kind: 'back', action: 'GoBack', node: -1, text: '', source: 'none' });
   const { above, below } = offscreen(nodes);
   if (below) push({ kind: 'scroll', action: 'Scroll [down]', node: -1, text: '', source: 'none' });
   if (above) push({ kind: 'scroll', action: 'Scroll [up]', node: -1, text: '', source: 'none' });

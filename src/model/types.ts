@@ -38,6 +38,8 @@ export interface NodeColumns {
 export interface ActionOffers {
   /** `ANSWER [text]` (stop): MiniWoB++'s pages end episodes themselves and offer none. */
   stop: boolean;
+  /** `GoBack` and the other ways off the page (absent: offered); MiniWoB++'s one-page tasks offer none */
+  navigation?: boolean;
 }
 
 /** An earlier step of the episode: the page's URL and the action, its element named by role and name. */

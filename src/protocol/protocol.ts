@@ -378,6 +378,11 @@ export type PolicyFeatures = z.infer<typeof PolicyFeatures>;
 export const ActionOffers = z.object({
   /** `stop [answer]` / `ANSWER [text]`: MiniWoB++'s pages end episodes themselves and offer none */
   stop: z.boolean(),
+  /**
+   * going back and forward, `goto` and tabs (BrowserGym's nav and tab subsets): MiniWoB++'s task is
+   * one page, and going back leaves it; absent, offered
+   */
+  navigation: z.boolean().optional(),
 });
 export type ActionOffers = z.infer<typeof ActionOffers>;
 

@@ -62,8 +62,8 @@ export interface SuiteTasks {
 export interface SuiteBrowser {
   /** the page size in CSS pixels (default WebArena's 1280×720) */
   viewport?: { width: number; height: number };
-  /** the actions offered beyond the page's own (default: `stop [answer]` is offered) */
-  offers?: { stop: boolean };
+  /** the actions offered beyond the page's own (default: `stop [answer]` and navigation are offered) */
+  offers?: { stop: boolean; navigation?: boolean };
   /** BrowserGym's `clickable`/`visible` flags in the tree text (default off; `env.observation_flags` overrides) */
   flags?: boolean;
   /** per episode in the browser: starting the page's own episode, its end, its verdict */

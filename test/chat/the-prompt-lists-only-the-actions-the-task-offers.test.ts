@@ -1,5 +1,6 @@
 // The chat policy's instructions (prompts/*.json) list TTI's actions; a task that offers no stop
-// (MiniWoB++: the page ends each episode) gets them without the ANSWER line, and nothing else changes.
+// (MiniWoB++: the page ends each episode) gets them without the ANSWER line, one that offers no
+// navigation without the GoBack line, and nothing else changes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildConversation, type EpisodeContext, loadPromptTemplates } from '../../src/model/chat/index.js';
@@ -36,5 +37,19 @@ for (const prompt of ['webarena', 'webvoyager']) {
     const dropped = offered.split('\n').filter((line) => !without.split('\n').includes(line));
     assert.equal(dropped.length, 1, dropped.join('\n'));
     assert.match(dropped[0] ?? '', /^ANSWER \[/);
+  });
+}
+
+for (const prompt of ['webarena', 'webvoyager']) {
+  test(`${prompt}: GoBack is listed where navigation is offered (the default), and only there`, () => {
+    const offered = firstUserText({ ...ctx, offers: { stop: false } }, prompt);
+    assert.match(offered, /^GoBack/m);
+    const without = firstUserText({ ...ctx, offers: { stop: false, navigation: false } }, prompt);
+    assert.doesNotMatch(without, /^GoBack/m);
+    const dropped = offered.split('\n').filter((line) => !without.split('\n').includes(line));
+    assert.deepEqual(
+      dropped.map((line) => line.split(':')[0]),
+      ['GoBack'],
+    );
   });
 }

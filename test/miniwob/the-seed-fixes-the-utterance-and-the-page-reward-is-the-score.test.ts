@@ -146,6 +146,24 @@ test('where stop is not offered (MiniWoB++ by default) an ANSWER is an invalid a
   }
 });
 
+test('where navigation is not offered (MiniWoB++ by default) going back is an invalid action and the page stays', async () => {
+  const noNav = await miniwobEnv({ horizon: 5, offerStop: false, offerNavigation: false });
+  try {
+    const obs = await noNav.env.reset(noNav.task('click-named-button@2'));
+    const back = await noNav.env.step('Thought: back.\nAction: GoBack');
+    assert.equal(back.done, false, 'the episode goes on (with navigation, GoBack leaves the task page)');
+    assert.equal(back.action.type, 'none');
+    assert.match(back.observation?.notes.join('\n') ?? '', /^Invalid action: this task offers no going back/);
+    assert.equal(back.observation?.url, obs.url);
+    const target = quoted(noNav.env.task?.intent ?? '');
+    const clicked = await noNav.env.step({ type: 'click', elementId: nodeId(obs, 'button', target) });
+    assert.equal(clicked.record?.endReason, 'task_done');
+  } finally {
+    await noNav.env.close();
+    await noNav.server.close();
+  }
+});
+
 test('an unknown task page is a setup error naming the task and the URL', async () => {
   await assert.rejects(env.reset(task('no-such-task@1')), (e: Error) => {
     assert.ok(e instanceof EpisodeSetupError);

@@ -95,6 +95,11 @@ test('what the page says takes clicks or focus is clicked; a task that offers no
     noStop,
     actions.filter((a) => !a.startsWith('ANSWER [')),
   );
+  // After a step GoBack is a candidate, unless the task offers no navigation (MiniWoB++).
+  const later = { ...base, history: ['Click [3]'] };
+  assert.ok(buildCandidates(input(later)).some((c) => c.action === 'GoBack'));
+  const noNav = buildCandidates(input({ ...later, offers: { stop: false, navigation: false } }));
+  assert.ok(!noNav.some((c) => c.action === 'GoBack'), noNav.map((c) => c.action).join(' | '));
   // Without the columns (an older sender) only the roles decide.
   const plain = buildCandidates(input({ ...base, nodes: columns([[3, 'StaticText', 'dolor', 1]]) }));
   assert.ok(!plain.some((c) => c.kind === 'click'));

@@ -142,6 +142,7 @@ export const envRole: RoleMain = async (ctx) => {
     viewport,
     ...(host.browser.hooks ? { hooks: host.browser.hooks } : {}),
     offerStop: offers.stop,
+    offerNavigation: offers.navigation ?? true,
     observation: { flags, ...(chatPolicy ? { setOfMarks: true } : {}) },
     ...judges,
     actionFormat: ctx.config.env.action_format,

@@ -57,18 +57,24 @@ export interface EpisodeContext {
   /** screenshot URLs (data: URLs or file paths) by step index; steps without one have none */
   images: ReadonlyMap<number, string>;
   /** the actions the task offers beyond the page's own (absent: stop is offered) */
-  offers?: { stop: boolean };
+  offers?: { stop: boolean; navigation?: boolean };
 }
 
 /** The line of the instructions that offers ANSWER (stop): it starts so in every template. */
 const STOP_LINE = /^ANSWER \[/;
+/** The line that offers going back (the templates' one navigation action). */
+const NAVIGATION_LINE = /^GoBack\b/;
 
-/** The instructions without the lines of actions the task does not offer (MiniWoB++ offers no ANSWER). */
+/** The instructions without the lines of actions the task does not offer (MiniWoB++ offers no ANSWER, no GoBack). */
 function offeredOnly(text: string, offers: EpisodeContext['offers']): string {
-  if (offers?.stop !== false) return text;
+  const hidden = [
+    ...(offers?.stop === false ? [STOP_LINE] : []),
+    ...(offers?.navigation === false ? [NAVIGATION_LINE] : []),
+  ];
+  if (hidden.length === 0) return text;
   return text
     .split('\n')
-    .filter((line) => !STOP_LINE.test(line))
+    .filter((line) => !hidden.some((h) => h.test(line)))
     .join('\n');
 }
 

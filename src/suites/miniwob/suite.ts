@@ -24,8 +24,9 @@ async function startMiniwob(ctx: SuiteWorkerContext): Promise<SuiteHost> {
     origins: [new URL(htmlBase).origin],
     browser: {
       ...(m.viewport === 'browsergym' ? { viewport: MINIWOB_VIEWPORT } : {}),
-      // BrowserGym's MiniWoB++ action set has no send_msg_to_user: the page ends each episode.
-      offers: { stop: m.offer_stop },
+      // BrowserGym's MiniWoB++ action set has no send_msg_to_user (the page ends each episode) and
+      // no nav or tab actions (a task is one page; going back leaves it).
+      offers: { stop: m.offer_stop, navigation: m.offer_navigation },
       flags: true,
       hooks: miniwobHooks({
         episodeMaxTimeMs: m.episode_max_time_ms,
