@@ -118,7 +118,7 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
     assert.equal(t.reward, 1);
     assert.ok((t.rawReward ?? 0) > 0, `raw reward ${t.rawReward}`);
     assert.ok((t.discountedReward ?? 0) > 0 && (t.discountedReward ?? 0) <= (t.rawReward ?? 0));
-    assert.deepEqual(t.offers, { stop: false });
+    assert.deepEqual(t.offers, { stop: false, navigation: false });
   }
   assert.equal(row.eval.episodes, 2);
   assert.deepEqual(Object.keys(row.eval.byTask).sort(), ['click-named-button', 'type-word-submit']);
