@@ -17,23 +17,14 @@ export type GroupRecords = Record<string, GroupRecord>;
 /** A group's share of the draw before normalisation: p(1−p), at least FLOOR. */
 export const LEARNABILITY_FLOOR = 0.02;
 
-export function learnability(record: GroupRecord | undefined): number {
-  const p = ((record?.successes ?? 0) + 1) / ((record?.attempts ?? 0) + 2);
-  return Math.max(p * (1 - p), LEARNABILITY_FLOOR);
+/** A group's success rate as the Beta(1, 1) posterior mean: ½ before any attempt. */
+export function successRate(record: GroupRecord | undefined): number {
+  return ((record?.successes ?? 0) + 1) / ((record?.attempts ?? 0) + 2);
 }
 
-/**
- * `count` tasks: a group drawn with probability ∝ its learnability, then a task of the group
- * uniformly. `random` returns uniform numbers in [0, 1).
- */
-export function drawByLearnability(
-  tasks: readonly TaskRef[],
-  groupOf: (task: TaskRef) => string,
-  records: GroupRecords,
-  count: number,
-  random: () => number,
-): TaskRef[] {
-  return drawByGroupWeight(tasks, groupOf, (g) => learnability(records[g]), count, random);
+export function learnability(record: GroupRecord | undefined): number {
+  const p = successRate(record);
+  return Math.max(p * (1 - p), LEARNABILITY_FLOOR);
 }
 
 /** `count` tasks: a group drawn with probability ∝ `weightOf(group)`, then a task of it uniformly. */

@@ -5,27 +5,14 @@
 // collection there. Rates are recent, not cumulative: each iteration halves the old counts before
 // adding the new outcomes, so a group the policy has just learned stops being drawn often. A
 // group never tried counts as p = ½; a floor keeps solved groups in the draw, so forgetting shows.
-import { drawByGroupWeight, type GroupRecord, type GroupRecords } from './learnability.js';
-import type { TaskRef } from './task-sampler.js';
+import { type GroupRecord, type GroupRecords, successRate } from './learnability.js';
 
 export const UNSOLVED_FLOOR = 0.05;
 /** how much of the earlier counts an iteration keeps */
 export const UNSOLVED_DECAY = 0.5;
 
 export function unsolvedWeight(record: GroupRecord | undefined): number {
-  const p = ((record?.successes ?? 0) + 1) / ((record?.attempts ?? 0) + 2);
-  return Math.max(1 - p, UNSOLVED_FLOOR);
-}
-
-/** `count` tasks: a group drawn ∝ its unsolved weight, then a task of the group uniformly. */
-export function drawUnsolvedFirst(
-  tasks: readonly TaskRef[],
-  groupOf: (task: TaskRef) => string,
-  records: GroupRecords,
-  count: number,
-  random: () => number,
-): TaskRef[] {
-  return drawByGroupWeight(tasks, groupOf, (g) => unsolvedWeight(records[g]), count, random);
+  return Math.max(1 - successRate(record), UNSOLVED_FLOOR);
 }
 
 /** Ages the records by one iteration (before the iteration's outcomes are added). */

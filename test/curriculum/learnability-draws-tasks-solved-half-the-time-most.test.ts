@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  drawByLearnability,
+  drawByGroupWeight,
   type GroupRecords,
   LEARNABILITY_FLOOR,
   learnability,
@@ -31,7 +31,13 @@ test('a group solved about half the time is drawn most, and every group stays in
     ...Array.from({ length: 40 }, (_, i) => ({ group: 'half', success: i % 2 === 0 })),
   ]);
   assert.deepEqual(records.half, { attempts: 40, successes: 20 });
-  const draws = drawByLearnability(tasks, groupOf, records, 3000, new SeededRandom(7).next);
+  const draws = drawByGroupWeight(
+    tasks,
+    groupOf,
+    (g) => learnability(records[g]),
+    3000,
+    new SeededRandom(7).next,
+  );
   const count = (g: string) => draws.filter((t) => groupOf(t) === g).length;
   assert.ok(count('half') > 0.7 * draws.length, `half ${count('half')} of ${draws.length}`);
   assert.ok(count('easy') > 0 && count('hard') > 0, `easy ${count('easy')}, hard ${count('hard')}`);
@@ -40,12 +46,12 @@ test('a group solved about half the time is drawn most, and every group stays in
 });
 
 test('with no outcomes yet the draw is uniform over groups, and it repeats with its seed', () => {
-  const a = drawByLearnability(tasks, groupOf, {}, 3000, new SeededRandom(1).next);
-  const b = drawByLearnability(tasks, groupOf, {}, 3000, new SeededRandom(1).next);
+  const a = drawByGroupWeight(tasks, groupOf, () => learnability(undefined), 3000, new SeededRandom(1).next);
+  const b = drawByGroupWeight(tasks, groupOf, () => learnability(undefined), 3000, new SeededRandom(1).next);
   assert.deepEqual(a, b);
   for (const g of ['easy', 'hard', 'half']) {
     const n = a.filter((t) => groupOf(t) === g).length;
     assert.ok(n > 850 && n < 1150, `${g}: ${n}`);
   }
-  assert.throws(() => drawByLearnability([], groupOf, {}, 1, Math.random), /no tasks/);
+  assert.throws(() => drawByGroupWeight([], groupOf, () => 1, 1, Math.random), /no tasks/);
 });

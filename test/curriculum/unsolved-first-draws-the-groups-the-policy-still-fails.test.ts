@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   decayOutcomes,
-  drawUnsolvedFirst,
+  drawByGroupWeight,
   type GroupRecords,
   recordOutcomes,
   type TaskRef,
@@ -31,7 +31,13 @@ test('a group the policy never solves is drawn most, and a solved one stays in t
     ...outcomes('hard', 40, () => false),
     ...outcomes('half', 40, (i) => i % 2 === 0),
   ]);
-  const draws = drawUnsolvedFirst(tasks, groupOf, records, 3000, new SeededRandom(7).next);
+  const draws = drawByGroupWeight(
+    tasks,
+    groupOf,
+    (g) => unsolvedWeight(records[g]),
+    3000,
+    new SeededRandom(7).next,
+  );
   const count = (g: string) => draws.filter((t) => groupOf(t) === g).length;
   assert.ok(count('hard') > count('half') && count('half') > count('easy'), JSON.stringify(records));
   assert.ok(count('hard') > 0.55 * draws.length, `hard ${count('hard')}`);

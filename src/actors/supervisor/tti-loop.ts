@@ -16,16 +16,17 @@
 import type { Config } from '../../config/index.js';
 import {
   decayOutcomes,
-  drawByLearnability,
-  drawUnsolvedFirst,
+  drawByGroupWeight,
   episodeTemperature,
   evalSubset,
   finalTemperature,
   type GroupRecords,
   horizonAt,
+  learnability,
   recordOutcomes,
   type TaskRef,
   temperatureAt,
+  unsolvedWeight,
 } from '../../curriculum/index.js';
 import type { Logger } from '../../log/index.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.js';
@@ -175,15 +176,20 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
         (config.temperature_spread.length > 1 ? ` × [${config.temperature_spread.join(', ')}] in turn` : ''),
     );
     const groupOf = (t: TaskRef) => templateIn(deps.labels, t) ?? `${t.file}#${t.id}`;
+    const weigh = config.task_sampling === 'learnability' ? learnability : unsolvedWeight;
     const draws =
-      config.task_sampling === 'learnability'
-        ? drawByLearnability(deps.trainTasks, groupOf, state.groups ?? {}, config.rollout_size, random.next)
-        : config.task_sampling === 'unsolved'
-          ? drawUnsolvedFirst(deps.trainTasks, groupOf, state.groups ?? {}, config.rollout_size, random.next)
-          : Array.from(
-              { length: config.rollout_size },
-              () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
-            );
+      config.task_sampling === 'uniform'
+        ? Array.from(
+            { length: config.rollout_size },
+            () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
+          )
+        : drawByGroupWeight(
+            deps.trainTasks,
+            groupOf,
+            (g) => weigh(state.groups?.[g]),
+            config.rollout_size,
+            random.next,
+          );
     const collected = await runPhase(draws.map((t, i) => spec(t, iteration, 'collect', i)));
     if (collected === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
