@@ -272,6 +272,11 @@ export const LearnerConfig = z
      * too, a critic learns the return from every step, and each step counts by its advantage
      */
     algorithm: z.enum(['filtered_bc', 'awr']).default('filtered_bc'),
+    /**
+     * filtered_bc: leave out of imitation a kept trajectory's edits (Type, Select) that a later edit
+     * of the same field on the same page replaced (src/model/overwritten.ts); they stay in history
+     */
+    skip_overwritten_edits: z.boolean().default(true),
     /** awr: filter (DigiRL's: train on the steps whose advantage exceeds awr_threshold) or exp (exp(A/β), capped) */
     awr_weighting: z.enum(['filter', 'exp']).default('filter'),
     /** awr: λ of DigiRL's advantage, λ^(steps left)·R + (1−λ)·(the critic's one-step change) */

@@ -37,6 +37,7 @@ export {
   withFreshColumns,
 } from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
+export { overwrittenEdits } from './overwritten.js';
 export {
   DEFAULT_BUCKETS,
   type EncodedObservation,

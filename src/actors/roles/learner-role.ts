@@ -14,6 +14,7 @@ import {
   BcTrainer,
   CheckpointStore,
   loadBackend,
+  overwrittenEdits,
   saveModelCheckpoint,
   type TensorFrames,
   TfjsPolicy,
@@ -211,7 +212,18 @@ export const learnerRole: RoleMain = async (ctx) => {
             `failures' share of weight ${(100 * a.failureWeightShare).toFixed(1)}%`,
         );
         ctx.counters.meanValue = Math.round(a.meanValue * 1000) / 1000;
-      } else steps = trajectories.flatMap((t) => trainingSteps(t));
+      } else {
+        let skipped = 0;
+        steps = trajectories.flatMap((t) => {
+          const all = trainingSteps(t);
+          if (!ctx.config.learner.skip_overwritten_edits) return all;
+          const replaced = overwrittenEdits(t);
+          skipped += replaced.size;
+          return all.filter((_, i) => !replaced.has(i));
+        });
+        if (skipped > 0)
+          ctx.log.info(`iteration ${command.iteration}: ${skipped} edits typed over later are not imitated`);
+      }
       let checkpoint: string | null = null;
       let result: Awaited<ReturnType<typeof trainOn>> = {
         loss: null,
