@@ -37,7 +37,6 @@ export {
   withFreshColumns,
 } from './demo-file.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
-export { overwrittenEdits } from './overwritten.js';
 export {
   DEFAULT_BUCKETS,
   type EncodedObservation,
@@ -48,6 +47,7 @@ export {
 } from './encode.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
+export { overwrittenEdits } from './overwritten.js';
 export {
   DEFAULT_POLICY_OPTIONS,
   type PolicyOptions,
