@@ -30,7 +30,7 @@ export function leavesStateAlone(step: Step): boolean {
 }
 
 /** The URL a step observed, without its fragment (scrolling to an anchor is the same page). */
-function pageOf(step: Step): string {
+export function pageOf(step: Step): string {
   const at = step.url.indexOf('#');
   return at >= 0 ? step.url.slice(0, at) : step.url;
 }

@@ -6,6 +6,7 @@
 // imitated. It is a rule of forms, not of a suite: an edit counts as replaced only when the same
 // element, on the same page, is edited again with no navigation in between.
 import { actionOfReply } from './candidates.js';
+import { pageOf } from './detours.js';
 import type { TrajectoryForTraining } from './types.js';
 
 type Step = TrajectoryForTraining['steps'][number];
@@ -19,30 +20,22 @@ function editedElement(step: Step): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The URL without its fragment: a page that only scrolls to an anchor is the same document. */
-function pageOf(step: Step): string {
-  const at = step.url.indexOf('#');
-  return at >= 0 ? step.url.slice(0, at) : step.url;
-}
-
 /**
  * Indices of the steps whose edit a later step replaced: the same element is edited again and
  * every step between them observed the same page (an element id names a node of one document, so a
- * page left and come back to is not the same field).
+ * page left and come back to is not the same field). One pass from the end, remembering the
+ * elements edited later on the page being walked.
  */
 export function overwrittenEdits(trajectory: TrajectoryForTraining): Set<number> {
   const { steps } = trajectory;
   const out = new Set<number>();
-  for (let i = 0; i < steps.length; i++) {
+  let editedLater = new Set<number>();
+  for (let i = steps.length - 1; i >= 0; i--) {
+    if (i + 1 < steps.length && pageOf(steps[i]!) !== pageOf(steps[i + 1]!)) editedLater = new Set();
     const element = editedElement(steps[i]!);
     if (element === null) continue;
-    const page = pageOf(steps[i]!);
-    for (let k = i + 1; k < steps.length && pageOf(steps[k]!) === page; k++) {
-      if (editedElement(steps[k]!) === element) {
-        out.add(i);
-        break;
-      }
-    }
+    if (editedLater.has(element)) out.add(i);
+    else editedLater.add(element);
   }
   return out;
 }
