@@ -47,7 +47,7 @@ export {
 } from './encode.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
-export { overwrittenEdits } from './overwritten.js';
+export { imitatedSteps, overwrittenEdits } from './overwritten.js';
 export {
   DEFAULT_POLICY_OPTIONS,
   type PolicyOptions,

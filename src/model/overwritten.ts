@@ -7,7 +7,8 @@
 // element, on the same page, is edited again with no navigation in between.
 import { actionOfReply } from './candidates.js';
 import { pageOf } from './detours.js';
-import type { TrajectoryForTraining } from './types.js';
+import { trainingSteps } from './trainer.js';
+import type { TrainingStep, TrajectoryForTraining } from './types.js';
 
 type Step = TrajectoryForTraining['steps'][number];
 
@@ -38,4 +39,18 @@ export function overwrittenEdits(trajectory: TrajectoryForTraining): Set<number>
     else editedLater.add(element);
   }
   return out;
+}
+
+/**
+ * The steps filtered BC imitates of one trajectory: all of them, or without the edits typed over
+ * later (`skipOverwrittenEdits`). The learner and `tti-run pretrain` both train on these.
+ */
+export function imitatedSteps(
+  trajectory: TrajectoryForTraining,
+  skipOverwrittenEdits: boolean,
+): { steps: TrainingStep[]; skipped: number } {
+  const all = trainingSteps(trajectory);
+  if (!skipOverwrittenEdits) return { steps: all, skipped: 0 };
+  const replaced = overwrittenEdits(trajectory);
+  return { steps: all.filter((_, i) => !replaced.has(i)), skipped: replaced.size };
 }

@@ -4,8 +4,9 @@
 
 import { loadModelCheckpoint, NoCheckpointError, saveModelCheckpoint } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
+import { imitatedSteps } from './overwritten.js';
 import { type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
-import { BcTrainer, trainingSteps } from './trainer.js';
+import { BcTrainer } from './trainer.js';
 import type { TrajectoryForTraining } from './types.js';
 
 export interface PretrainOptions {
@@ -15,6 +16,8 @@ export interface PretrainOptions {
   clipNorm: number;
   /** BcTrainer's word dropout (0.1 measured best on MiniArena's demos: docs/model.md) */
   wordDropout?: number;
+  /** leave out the edits a demonstration typed over later (overwritten.ts); default true */
+  skipOverwrittenEdits?: boolean;
   /** init, data order */
   seed: number;
   /** where checkpoints go (RUN_DIR/checkpoints); version k is the policy after epoch k */
@@ -31,6 +34,8 @@ export interface PretrainReport {
   steps: number;
   /** steps whose action is not among the policy's candidates (left out) */
   skipped: number;
+  /** edits typed over later in the same demonstration (left out) */
+  overwritten: number;
   /** epochs trained by this call (0 when a finished run is resumed) */
   epochsTrained: number;
   resumedFrom: number;
@@ -44,7 +49,12 @@ const EPOCH = 'pretrain_epoch';
 
 export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptions): PretrainReport {
   const started = performance.now();
-  const steps = trajectories.flatMap(trainingSteps);
+  let overwritten = 0;
+  const steps = trajectories.flatMap((t) => {
+    const imitated = imitatedSteps(t, o.skipOverwrittenEdits ?? true);
+    overwritten += imitated.skipped;
+    return imitated.steps;
+  });
   let policy: TfjsPolicy;
   let trainer: BcTrainer;
   let from = 0;
@@ -97,6 +107,7 @@ export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptio
       trajectories: trajectories.length,
       steps: steps.length,
       skipped,
+      overwritten,
       epochsTrained: Math.max(0, o.epochs - from),
       resumedFrom: from,
       loss,

@@ -2,10 +2,16 @@
 // the same page (the password typed into Username, then Username typed again): they did not make
 // the episode succeed. An edit of another field, an edit followed by a page change, and the last
 // edit of a field are imitated; the left-out steps stay in the history of the steps after them.
+// `tti-run pretrain` leaves them out of a user's recordings the same way, unless told not to.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { overwrittenEdits } from '../../src/model/overwritten.js';
-import { trainingSteps } from '../../src/model/trainer.js';
+import { CheckpointStore } from '../../src/model/checkpoint-store.js';
+import { loadBackend } from '../../src/model/index.js';
+import { imitatedSteps, overwrittenEdits } from '../../src/model/overwritten.js';
+import { pretrain } from '../../src/model/pretrain.js';
 import type { NodeColumns, TrajectoryForTraining } from '../../src/model/types.js';
 
 const HOST = 'http://127.0.0.1:9999';
@@ -37,9 +43,10 @@ test('a field typed into twice on one page: only the last edit is imitated', () 
   ]);
   assert.deepEqual([...overwrittenEdits(t)].sort(), [0, 1]);
   // The steps kept for imitation still see the replaced edits in their history.
-  const kept = trainingSteps(t).filter((_, i) => !overwrittenEdits(t).has(i));
+  const kept = imitatedSteps(t, true);
+  assert.equal(kept.skipped, 2);
   assert.deepEqual(
-    kept.map((s) => [s.action, s.input.history.length]),
+    kept.steps.map((s) => [s.action, s.input.history.length]),
     [
       ['Type [4] [lyle]', 2],
       ['Type [5] [mattis56]', 3],
@@ -84,4 +91,33 @@ test('a trajectory without edits, or with unparseable replies, has nothing to le
     ['/login', 'garbled'],
   ]);
   assert.deepEqual([...overwrittenEdits(t)], []);
+});
+
+test('pretraining on recordings leaves out the edits typed over, and imitates them when told to', async () => {
+  await loadBackend('cpu');
+  const t = trajectory([
+    ['/login', 'Type [5] [lyle]'],
+    ['/login', 'Type [4] [lyle]'],
+    ['/login', 'Type [5] [mattis56]'],
+    ['/login', 'Click [7]'],
+  ]);
+  const dir = mkdtempSync(path.join(tmpdir(), 'tti-overwritten-'));
+  try {
+    const run = (skip: boolean) =>
+      pretrain([t], {
+        epochs: 1,
+        batchSize: 4,
+        learningRate: 1e-3,
+        clipNorm: 1,
+        seed: 1,
+        skipOverwrittenEdits: skip,
+        store: new CheckpointStore(path.join(dir, String(skip)), 1),
+      });
+    const skipping = run(true);
+    assert.deepEqual([skipping.steps, skipping.overwritten], [3, 1]);
+    const every = run(false);
+    assert.deepEqual([every.steps, every.overwritten], [4, 0]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -13,13 +13,12 @@ import {
   awrSteps,
   BcTrainer,
   CheckpointStore,
+  imitatedSteps,
   loadBackend,
-  overwrittenEdits,
   saveModelCheckpoint,
   type TensorFrames,
   TfjsPolicy,
   type TrainingStep,
-  trainingSteps,
 } from '../../model/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
@@ -215,11 +214,9 @@ export const learnerRole: RoleMain = async (ctx) => {
       } else {
         let skipped = 0;
         steps = trajectories.flatMap((t) => {
-          const all = trainingSteps(t);
-          if (!ctx.config.learner.skip_overwritten_edits) return all;
-          const replaced = overwrittenEdits(t);
-          skipped += replaced.size;
-          return all.filter((_, i) => !replaced.has(i));
+          const imitated = imitatedSteps(t, ctx.config.learner.skip_overwritten_edits);
+          skipped += imitated.skipped;
+          return imitated.steps;
         });
         if (skipped > 0)
           ctx.log.info(`iteration ${command.iteration}: ${skipped} edits typed over later are not imitated`);

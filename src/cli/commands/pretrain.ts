@@ -24,6 +24,7 @@ export interface PretrainArgs {
   epochs: number;
   batchSize: number;
   wordDropout: number;
+  skipOverwrittenEdits: boolean;
   lr: number;
   seed: number;
   horizon: number;
@@ -209,6 +210,7 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
     epochs: args.epochs,
     batchSize: args.batchSize,
     wordDropout: args.wordDropout,
+    skipOverwrittenEdits: args.skipOverwrittenEdits,
     learningRate: args.lr,
     clipNorm: 1,
     seed: args.seed,
@@ -238,7 +240,8 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
   writeFileAtomic(path.join(args.runDir, 'pretrain.json'), `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(
     (report.epochsTrained === 0 ? `already trained ${args.epochs} epochs: nothing to do\n` : '') +
-      `checkpoint ${report.checkpoint} (${report.parameters} parameters, ${report.skipped} steps skipped by BC)\n` +
+      `checkpoint ${report.checkpoint} (${report.parameters} parameters, ${report.skipped} steps skipped by BC` +
+      `${report.overwritten > 0 ? `, ${report.overwritten} edits typed over later not imitated` : ''})\n` +
       `next: tti-run eval --run-dir ${args.runDir}   or   tti-run train --set model.checkpoint=${report.checkpoint}\n`,
   );
   return 0;
@@ -274,6 +277,12 @@ export const pretrainCommand = defineCommand({
         default: 0.1,
         describe: 'share of words left out of each step while training (0 turns it off)',
       })
+      .option('skip-overwritten-edits', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'leave out edits a demonstration types over later on the same page (--no-skip-overwritten-edits imitates every step)',
+      })
       .option('lr', { type: 'number', default: 3e-3, describe: "Adam's learning rate" })
       .option('seed', { type: 'number', default: 1, describe: 'initial weights and data order' })
       .option('horizon', {
@@ -308,6 +317,7 @@ export const pretrainCommand = defineCommand({
         epochs: argv.epochs,
         batchSize: argv['batch-size'],
         wordDropout: argv['word-dropout'],
+        skipOverwrittenEdits: argv['skip-overwritten-edits'],
         lr: argv.lr,
         seed: argv.seed,
         horizon: argv.horizon,
