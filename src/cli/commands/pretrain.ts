@@ -115,7 +115,9 @@ async function oracleDemos(
 }
 
 async function gatherDemos(args: PretrainArgs, bar: ProgressBar): Promise<Demos> {
-  const { alignAnswers, readDemoFile, DemoFileError } = await import('../../model/index.js');
+  const { alignAnswers, readDemoFile, DemoFileError, withFreshColumns } = await import(
+    '../../model/index.js'
+  );
   const raw: { trajectory: TrajectoryForTraining; passes?: (answer: string) => Promise<boolean> }[] = [];
   let failed = 0;
   let source: string;
@@ -125,7 +127,12 @@ async function gatherDemos(args: PretrainArgs, bar: ProgressBar): Promise<Demos>
     const byId = new Map(tasks.map((t) => [t.task_id, t]));
     for (const d of demos) {
       if (!d.success) failed += 1;
-      else raw.push({ trajectory: d, passes: answerCheck(byId.get(d.taskId)!) ?? undefined });
+      // a cache recorded before the env marked appeared nodes gets them as a demo file does
+      else
+        raw.push({
+          trajectory: { ...d, steps: withFreshColumns(d.steps) },
+          passes: answerCheck(byId.get(d.taskId)!) ?? undefined,
+        });
     }
     source = `MiniArena's oracle on ${demos.length} ${args.split ?? 'train'} tasks (${path.join(args.runDir, DEMOS_FILE)})`;
   } else {
