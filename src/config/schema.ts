@@ -349,6 +349,22 @@ export const Config = z
     min_try: PositiveInt.default(1),
     /** the same, for eval episodes */
     eval_min_try: PositiveInt.default(1),
+    /**
+     * test-time search in eval (issue 23): none (one greedy episode per task) or branch (the greedy
+     * episode, then rollouts sampled from pages gone back to, until eval_search_budget env steps;
+     * the finished rollout picked by eval_search_pick is the task's episode; no verdict is read)
+     */
+    eval_search: z.enum(['none', 'branch']).default('none'),
+    /** env steps one test-time search may spend on its task, replayed steps included */
+    eval_search_budget: PositiveInt.default(60),
+    /**
+     * which finished rollout a test-time search keeps: the highest mean log-probability of its
+     * actions under the policy (likelihood; the tfjs policy), or the critic's value on its last page
+     * acted on (value; a critic trained by learner.algorithm awr)
+     */
+    eval_search_pick: z.enum(['likelihood', 'value']).default('likelihood'),
+    /** the temperature a test-time search samples its later rollouts at */
+    eval_search_temperature: z.number().positive().default(1),
     /** stop after the iteration in which collection passes this many env steps (null: no budget) */
     budget_env_steps: PositiveInt.nullable().default(null),
     /**

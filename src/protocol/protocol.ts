@@ -243,7 +243,7 @@ export const EpisodeResult = z.object({
   durationMs: z.number(),
   /** a chat policy's tokens over the episode */
   usage: TokenUsage.optional(),
-  /** a collection search's work (collect.search: branch); `steps` then counts all its env steps */
+  /** a search's work (collect.search or eval_search: branch); `steps` then counts all its env steps */
   search: z
     .object({
       rollouts: Count,
@@ -253,6 +253,8 @@ export const EpisodeResult = z.object({
       deepest: Count,
       /** the critic's highest estimate on a page the search reached (null: no critic) */
       bestValue: z.number().nullable().optional(),
+      /** rollouts that ended within the budget (what a test-time search chose among) */
+      finished: Count.optional(),
     })
     .optional(),
 });
@@ -429,6 +431,8 @@ export const ActReply = z.object({
   usage: TokenUsage.optional(),
   /** the tfjs policy's critic: the episode's expected reward from this page (what a search ranks pages by) */
   value: z.number().optional(),
+  /** the tfjs policy: the action's log-probability under the distribution it was drawn from */
+  logProb: z.number().optional(),
 });
 
 // --- trajectories: env PUSH → replay PULL -------------------------------------------------------

@@ -5,6 +5,11 @@
 // lets the policy act for a short burst from it; every new page becomes a cell. The first success
 // ends the search, and its rollout — replayed prefix and all — is a trajectory from the task's
 // start, as filtered BC needs it.
+//
+// At test time (`pick: likelihood | value`, `tti-run eval --search branch`) no verdict is read: the
+// first rollout is the greedy episode, each later one samples from a page gone back to until the
+// episode ends, and when the budget is spent the finished rollout the policy itself rates highest
+// is the episode's answer (its verdict, computed by the env when it ended, is reported only then).
 import {
   type Action,
   actionOnPage,
@@ -21,6 +26,10 @@ export interface Taken {
   /** the reply that was acted on, with the element ids of this page */
   reply: string;
   policyVersion: number;
+  /** the log-probability of the action under the policy (absent: the policy did not say) */
+  logProb?: number;
+  /** the critic's estimate on this page (absent: no critic) */
+  value?: number;
 }
 
 export interface Decision {
@@ -28,7 +37,17 @@ export interface Decision {
   policyVersion: number;
   /** the critic's estimate of the episode's reward from the page acted on (absent: no critic) */
   value?: number;
+  /** the log-probability of the chosen action under the distribution it was drawn from */
+  logProb?: number;
 }
+
+/**
+ * What ends a search: 'success' (collection: the first rollout the env scores a success; the rest
+ * of the budget is not spent), or, at test time, the whole budget and then the finished rollout with
+ * the highest mean log-probability of its actions ('likelihood') or critic value on its last page
+ * acted on ('value'). Test-time picks never read a verdict.
+ */
+export type SearchPick = 'success' | 'likelihood' | 'value';
 
 export interface SearchStats {
   rollouts: number;
@@ -42,6 +61,8 @@ export interface SearchStats {
   deepest: number;
   /** the critic's highest estimate on any page reached (null: no critic answered) */
   bestValue: number | null;
+  /** rollouts that ended (done) within the budget: a test-time search chooses among them */
+  finished: number;
 }
 
 export interface BranchSearchOptions {
@@ -53,6 +74,8 @@ export interface BranchSearchOptions {
   horizon: number;
   /** how cells are drawn (default: by visits alone) */
   rank?: CellRank;
+  /** what ends the search and which rollout it returns (default 'success': collection) */
+  pick?: SearchPick;
   random: () => number;
   /** Starts rollout `k` on a freshly reset host; returns its first page. */
   start(k: number): Promise<Observation>;
@@ -65,7 +88,10 @@ export interface BranchSearchOptions {
 
 export interface SearchOutcome {
   success: boolean;
-  /** the successful rollout's record, else the last one that finished (null: none did) */
+  /**
+   * collection: the successful rollout's record, else the last one that finished; test time: the
+   * finished rollout picked (null: none finished)
+   */
   record: EpisodeRecord | null;
   /** that rollout's steps */
   taken: Taken[];
@@ -84,10 +110,27 @@ export function replyOnPage(reply: string, recorded: Action, now: Action): strin
   return reply.slice(0, at) + reply.slice(at).replace(`[${from}]`, `[${to}]`);
 }
 
+/** A finished rollout's score for a test-time pick (higher is better). */
+function scoreOf(pick: 'likelihood' | 'value', taken: readonly Taken[]): number {
+  if (pick === 'value') return taken.at(-1)?.value ?? Number.NEGATIVE_INFINITY;
+  const logProbs = taken.map((t) => t.logProb ?? Number.NEGATIVE_INFINITY);
+  return logProbs.reduce((a, b) => a + b, 0) / Math.max(1, logProbs.length);
+}
+
 export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcome> {
+  const pick = o.pick ?? 'success';
   const archive = new CellArchive();
-  const stats: SearchStats = { rollouts: 0, cells: 0, envSteps: 0, diverged: 0, deepest: 0, bestValue: null };
+  const stats: SearchStats = {
+    rollouts: 0,
+    cells: 0,
+    envSteps: 0,
+    diverged: 0,
+    deepest: 0,
+    bestValue: null,
+    finished: 0,
+  };
   let last: { record: EpisodeRecord | null; taken: Taken[] } = { record: null, taken: [] };
+  let best: { record: EpisodeRecord | null; taken: Taken[]; score: number } | null = null;
   const left = () => o.budget - stats.envSteps;
 
   while (left() > 0) {
@@ -108,7 +151,12 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
           break;
         }
         const reply = replyOnPage(recorded.reply, recorded.replay.action, action);
-        taken.push({ observation, reply, policyVersion: recorded.policyVersion });
+        taken.push({
+          observation,
+          reply,
+          policyVersion: recorded.policyVersion,
+          ...(recorded.logProb === undefined ? {} : { logProb: recorded.logProb }),
+        });
         const result = await o.step(action, recorded.policyVersion);
         stats.envSteps++;
         path.push(recorded);
@@ -122,22 +170,38 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
         stats.diverged++;
         if (!arrived) continue;
       }
-      acting = o.burst;
+      // collection acts a burst and goes back; a test-time rollout runs to the episode's end, so
+      // it can be chosen
+      acting = pick === 'success' ? o.burst : o.horizon - path.length;
     }
     for (let a = 0; a < acting && left() > 0; a++) {
       const decision = await o.act(observation, taken);
       if (decision.value !== undefined) archive.rate(observation, decision.value);
-      taken.push({ observation, reply: decision.reply, policyVersion: decision.policyVersion });
+      taken.push({
+        observation,
+        reply: decision.reply,
+        policyVersion: decision.policyVersion,
+        ...(decision.logProb === undefined ? {} : { logProb: decision.logProb }),
+        ...(decision.value === undefined ? {} : { value: decision.value }),
+      });
       const result = await o.step(decision.reply, decision.policyVersion);
       stats.envSteps++;
       path.push({
         replay: replayStepOf(result.action, observation.nodes),
         reply: decision.reply,
         policyVersion: decision.policyVersion,
+        ...(decision.logProb === undefined ? {} : { logProb: decision.logProb }),
       });
       if (result.done || result.observation === null) {
         last = { record: result.record, taken };
-        if (result.record?.verdict.success === true) return finish(true);
+        if (result.done && result.record !== null) stats.finished++;
+        if (pick === 'success') {
+          if (result.record?.verdict.success === true) return finish(true);
+        } else if (result.record !== null) {
+          // the verdict is not looked at here: only what the policy said of its own actions
+          const score = scoreOf(pick, taken);
+          if (best === null || score > best.score) best = { record: result.record, taken, score };
+        }
         break;
       }
       observation = result.observation;
@@ -147,6 +211,10 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     stats.deepest = archive.deepest();
     stats.bestValue = archive.bestValue();
     o.onRollout?.({ ...stats });
+  }
+  if (pick !== 'success') {
+    last = best ?? { record: null, taken: [] };
+    return finish(best?.record?.verdict.success === true);
   }
   return finish(false);
 

@@ -11,6 +11,8 @@ export interface PathStep {
   /** the policy's reply, with the element id of the page it was taken on */
   reply: string;
   policyVersion: number;
+  /** the log-probability the policy gave this action when it was taken (a test-time search scores by it) */
+  logProb?: number;
 }
 
 export interface Cell {

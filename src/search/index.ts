@@ -5,6 +5,7 @@ export {
   type Decision,
   replyOnPage,
   type SearchOutcome,
+  type SearchPick,
   type SearchStats,
   type Taken,
 } from './branch-search.js';

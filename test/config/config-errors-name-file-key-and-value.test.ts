@@ -108,6 +108,27 @@ test('collection search keys default to TTI and name a bad value', () => {
   assert.throws(() => loadConfig(file, ['collect.search_burst=0']), /key 'collect.search_burst': got 0/);
 });
 
+test('test-time search keys default to greedy eval and name a bad value', () => {
+  const file = write('eval-search.yaml', '');
+  const plain = loadConfig(file);
+  assert.deepEqual(
+    [plain.eval_search, plain.eval_search_budget, plain.eval_search_pick],
+    ['none', 60, 'likelihood'],
+  );
+  const on = loadConfig(file, ['eval_search=branch', 'eval_search_budget=90', 'eval_search_pick=value']);
+  assert.deepEqual([on.eval_search, on.eval_search_budget, on.eval_search_pick], ['branch', 90, 'value']);
+  assert.throws(() => loadConfig(file, ['eval_search=mcts']), /key 'eval_search': got "mcts"/);
+  assert.throws(() => loadConfig(file, ['eval_search_budget=0']), /key 'eval_search_budget': got 0/);
+  assert.throws(
+    () => loadConfig(file, ['eval_search_pick=verdict']),
+    /key 'eval_search_pick': got "verdict"/,
+  );
+  assert.throws(
+    () => loadConfig(file, ['eval_search_temperature=0']),
+    /key 'eval_search_temperature': got 0/,
+  );
+});
+
 test('the learner algorithm defaults to filtered BC, awr keys name a bad value, and awr needs the tfjs learner', () => {
   const file = write('learner.yaml', '');
   assert.equal(loadConfig(file).learner.algorithm, 'filtered_bc');

@@ -307,6 +307,7 @@ export const envRole: RoleMain = async (ctx) => {
       reply: reply.message.reply,
       policyVersion: reply.message.policyVersion,
       ...(reply.message.value === undefined ? {} : { value: reply.message.value }),
+      ...(reply.message.logProb === undefined ? {} : { logProb: reply.message.logProb }),
     };
   };
 
@@ -346,24 +347,34 @@ export const envRole: RoleMain = async (ctx) => {
     };
 
     let outcome: { record: EpisodeRecord | null; taken: Taken[]; envSteps: number; search?: SearchStats };
-    if (ctx.config.collect.search === 'branch' && !assignment.greedy) {
+    const { collect } = ctx.config;
+    // collection searches for a success to keep; eval may search at test time, choosing by what
+    // the policy says of its own rollouts (src/search/branch-search.ts), never by a verdict
+    const testTime = assignment.greedy && ctx.config.eval_search !== 'none';
+    if ((collect.search === 'branch' && !assignment.greedy) || testTime) {
       const first = observation;
       let rollout = 0;
+      // at test time the first rollout is the greedy episode and later ones sample; all at one
+      // temperature, so their log-probabilities compare
+      const sampling = { ...assignment, greedy: false, temperature: ctx.config.eval_search_temperature };
+      const scored = { ...assignment, temperature: ctx.config.eval_search_temperature };
       const searched = await branchSearch({
-        budget: ctx.config.collect.search_budget,
-        burst: ctx.config.collect.search_burst,
+        budget: testTime ? ctx.config.eval_search_budget : collect.search_budget,
+        burst: collect.search_burst,
         horizon: assignment.horizon,
         rank:
-          ctx.config.collect.search_rank === 'value'
-            ? { by: 'value', temperature: ctx.config.collect.search_value_temperature }
+          collect.search_rank === 'value'
+            ? { by: 'value', temperature: collect.search_value_temperature }
             : { by: 'visits' },
+        pick: testTime ? ctx.config.eval_search_pick : 'success',
         random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
         start: async (k) => {
           rollout = k;
           return k === 0 ? first : start(`${assignment.episodeId}~${k}`);
         },
         step,
-        act: (page, taken) => decide(assignment, context, page, taken, rollout),
+        act: (page, taken) =>
+          decide(testTime ? (rollout === 0 ? scored : sampling) : assignment, context, page, taken, rollout),
         onRollout: (s) => {
           ctx.labels.search =
             `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}` +

@@ -170,6 +170,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
               reply: decisions[i]?.reply ?? 'Thought: no decision.\nAction: Wait',
               policyVersion,
               ...(decisions[i]?.value === undefined ? {} : { value: decisions[i]!.value! }),
+              ...(decisions[i] === undefined ? {} : { logProb: decisions[i]!.logProb }),
             })
             .catch((error: Error) => ctx.log.warn(`act reply lost: ${error.message}`)),
         ),

@@ -171,6 +171,15 @@ export const evalCommand = defineCommand({
         type: 'number',
         describe: 'answers before one is final (default: eval_min_try)',
       })
+      .option('search', {
+        choices: ['none', 'branch'] as const,
+        describe:
+          'test-time search: branch goes back to pages the greedy episode found and samples from them, then keeps the finished rollout the policy rates highest (default: eval_search)',
+      })
+      .option('budget', {
+        type: 'number',
+        describe: 'env steps a test-time search may spend on a task (default: eval_search_budget)',
+      })
       .option('limit', {
         type: 'number',
         describe: "a seeded subset of N tasks: the one training's periodic eval uses (eval_tasks = N)",
@@ -193,6 +202,10 @@ export const evalCommand = defineCommand({
       )
       .example('$0 eval --run-dir runs/quick --min-try 2', "with TTI's re-check")
       .example(
+        '$0 eval --run-dir runs/quick --search branch --budget 60',
+        'with test-time search, 60 env steps a task',
+      )
+      .example(
         '$0 eval --config configs/webarena_eval.yaml --out-dir runs/webarena-eval',
         'a chat model behind vLLM (policy_lm in the config): no checkpoint to choose',
       )
@@ -213,7 +226,13 @@ export const evalCommand = defineCommand({
         limit: argv.limit,
         json: argv.json,
         outDir: argv['out-dir'],
-        set: [...argv.set.map(String), ...suiteSets(argv)],
+        set: [
+          ...argv.set.map(String),
+          ...suiteSets(argv),
+          // the config validates them, so a bad value is named as a key's
+          ...(argv.search === undefined ? [] : [`eval_search=${argv.search}`]),
+          ...(argv.budget === undefined ? [] : [`eval_search_budget=${argv.budget}`]),
+        ],
         presets: argv.preset.map(String),
         logLevel: argv['log-level'],
       }),
