@@ -32,5 +32,9 @@ for (const [ep, r] of reported) {
   if (g !== r.reward) changed.push(`${r.task}: greedy ${g} → picked ${r.reward}`);
 }
 console.log(
-  JSON.stringify({ tasks: reported.size, greedyRollout: greedy, picked, anyRolloutSucceeded: ceiling, changed }, null, 1),
+  JSON.stringify(
+    { tasks: reported.size, greedyRollout: greedy, picked, anyRolloutSucceeded: ceiling, changed },
+    null,
+    1,
+  ),
 );
