@@ -16,6 +16,7 @@ export { type ChatJudgeOptions, chatJudges } from './evaluators/chat-judges.js';
 export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
+export { luckyPass, luckySubstring } from './evaluators/lucky.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
 export { type StringMatchResult, stringMatch } from './evaluators/string-match.js';
 export {

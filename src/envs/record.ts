@@ -111,6 +111,8 @@ export interface EpisodeSummary {
   score: number;
   status: VerdictStatus;
   why: string;
+  /** why a score of 1 is no success: the answer passed only by a lucky substring */
+  lucky?: string;
   endReason: EndReason;
   answer: string;
   /** steps with a screenshot */
@@ -132,7 +134,7 @@ export interface SummarySource {
   };
   run?: EpisodeRunInfo;
   steps: readonly { policyVersion?: number; screenshotFile?: string }[];
-  verdict: Pick<Verdict, 'success' | 'score' | 'status' | 'why'>;
+  verdict: Pick<Verdict, 'success' | 'score' | 'status' | 'why' | 'lucky'>;
   endReason: EndReason;
   answer: string;
   startedAt: string;
@@ -159,6 +161,7 @@ export function summarizeEpisode(record: SummarySource): EpisodeSummary {
     score: record.verdict.score,
     status: record.verdict.status,
     why: record.verdict.why,
+    ...(record.verdict.lucky ? { lucky: record.verdict.lucky } : {}),
     endReason: record.endReason,
     answer: record.answer,
     screenshots: record.steps.filter((s) => s.screenshotFile !== undefined).length,

@@ -235,6 +235,8 @@ export const EpisodeResult = z.object({
   score: z.number().optional(),
   steps: Count,
   answer: z.string().nullable(),
+  /** why the answer passed the evaluator only by a lucky substring: scored 1, reward 0, not kept */
+  lucky: z.string().optional(),
   endReason: z.string(),
   /** replay kept the trajectory (TTI's filter passed and it was new) */
   kept: z.boolean(),

@@ -468,6 +468,7 @@ export const envRole: RoleMain = async (ctx) => {
       // what collection cost: a search's replayed and acted steps all count
       steps: outcome.envSteps,
       answer: record?.answer ?? null,
+      ...(record?.verdict.lucky ? { lucky: record.verdict.lucky } : {}),
       endReason,
       kept,
       policyVersions: [...new Set(taken.map((t) => t.policyVersion))],

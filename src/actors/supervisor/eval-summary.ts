@@ -15,6 +15,10 @@ export interface Rate {
 
 export interface EvalSummary extends Rate {
   meanSteps: number;
+  /** answers that passed the evaluator only by a lucky substring (src/envs/evaluators/lucky.ts): not successes */
+  lucky: number;
+  /** the same by template, where there are any */
+  luckyByTemplate: Record<string, number>;
   byTier: Record<string, Rate>;
   byTemplate: Record<string, Rate>;
   /** results with a page's own score: success and mean raw reward per task, keyed by the task's template (its page) */
@@ -34,11 +38,13 @@ export function summarizeEpisodes(results: readonly EpisodeResultMessage[], labe
   };
   let successes = 0;
   let steps = 0;
+  const lucky = new Map<string, number>();
   for (const r of results) {
     const success = r.reward > 0;
     if (success) successes++;
     steps += r.steps;
     const label = labels.get(labelKey(r.taskFile, r.taskId));
+    if (r.lucky) lucky.set(label?.template ?? 'unknown', (lucky.get(label?.template ?? 'unknown') ?? 0) + 1);
     add(tiers, label?.tier == null ? 'none' : String(label.tier), success);
     add(templates, label?.template ?? 'unknown', success);
   }
@@ -49,6 +55,8 @@ export function summarizeEpisodes(results: readonly EpisodeResultMessage[], labe
   const summary: EvalSummary = {
     ...rate(results.length, successes),
     meanSteps: results.length > 0 ? steps / results.length : 0,
+    lucky: [...lucky.values()].reduce((a, b) => a + b, 0),
+    luckyByTemplate: Object.fromEntries([...lucky.entries()].sort(([a], [b]) => a.localeCompare(b))),
     byTier: table(tiers),
     byTemplate: table(templates),
   };

@@ -5,6 +5,7 @@ import {
   type Action,
   type BrowserEnvConfig,
   errorMessage,
+  luckyPass,
   type ObservationColumns,
   observationColumns,
   stringMatch,
@@ -166,7 +167,11 @@ export function answerCheck(task: MiniArenaTask): ((answer: string) => Promise<b
   const ev = { ...task.eval, program_html: [] };
   return async (answer) => {
     try {
-      return (await stringMatch(ev, task.intent, answer, undefined)).score === 1;
+      // a lucky substring (a whole column holding the answer) would teach listing, not answering
+      return (
+        (await stringMatch(ev, task.intent, answer, undefined)).score === 1 &&
+        luckyPass(ev.reference_answers, answer) === undefined
+      );
     } catch {
       // a reference that needs a judge (fuzzy_match) cannot vouch for an answer here
       return false;

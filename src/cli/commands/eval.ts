@@ -136,6 +136,15 @@ export async function evaluate(args: EvalArgs): Promise<number> {
     const lines = [
       `eval of ${report.policy} on ${report.episodes} ${args.split} tasks (horizon ${horizon}, min_try ${minTry}):`,
       `  success ${pct(report.success)} (${report.successes}/${report.episodes}), mean steps ${report.meanSteps.toFixed(1)}`,
+      ...(report.lucky > 0
+        ? [
+            `  not counted: ${report.lucky} answers passed only by a lucky substring (${Object.entries(
+              report.luckyByTemplate,
+            )
+              .map(([t, n]) => `${t} ${n}`)
+              .join(', ')})`,
+          ]
+        : []),
       ...Object.entries(report.byTier).map(
         ([tier, r]) => `  tier ${tier}: ${pct(r.success)} (${r.successes}/${r.episodes})`,
       ),

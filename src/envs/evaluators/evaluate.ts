@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { EvalType } from '../tasks/schema.js';
 import type { Task } from '../tasks/task.js';
 import type { Judge } from './judge.js';
+import { luckyPass } from './lucky.js';
 import { type ProgramHtmlHelpers, type ProgramHtmlOptions, programHtml } from './program-html.js';
 import { stringMatch } from './string-match.js';
 import { urlMatch } from './url-match.js';
@@ -33,7 +34,8 @@ async function runOne(kind: EvalType, input: EvaluationInput): Promise<Evaluator
     switch (kind) {
       case 'string_match': {
         const r = await stringMatch(ev, input.task.intent, input.answer, input.judge);
-        return { evaluator: kind, score: r.score, status: 'scored', why: r.why };
+        const lucky = r.score === 1 ? luckyPass(ev.reference_answers, input.answer) : undefined;
+        return { evaluator: kind, score: r.score, status: 'scored', why: r.why, ...(lucky ? { lucky } : {}) };
       }
       case 'url_match': {
         if (!input.page) throw new Error('no live page to read the URL from');

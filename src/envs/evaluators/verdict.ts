@@ -13,15 +13,20 @@ export interface EvaluatorVerdict {
   status: VerdictStatus;
   /** Human-readable reason for the score. */
   why: string;
+  /** why a passing answer passed only by a lucky substring (lucky.ts): the score stays, no success */
+  lucky?: string;
 }
 
 export interface Verdict {
   /** Product of the parts (WebArena's rule); 0 whenever status is not "scored". */
   score: number;
+  /** a score of exactly 1 that no part calls luck */
   success: boolean;
   status: VerdictStatus;
   why: string;
   parts: EvaluatorVerdict[];
+  /** why a score of 1 is not a success: the answer passed only by a lucky substring */
+  lucky?: string;
   /**
    * The rewards the page itself gave, where it gives them (MiniWoB++): the raw reward (−1…1, also
    * the score) and the time-discounted one. Absent for tasks scored by evaluators.
@@ -40,6 +45,16 @@ export function combineVerdicts(parts: EvaluatorVerdict[]): Verdict {
   if (errors.length > 0) return { score: 0, success: false, status: 'error', why, parts };
   if (unscored.length > 0) return { score: 0, success: false, status: 'unscored', why, parts };
   const score = parts.reduce((s, p) => s * p.score, 1);
+  const lucky = score === 1 ? parts.find((p) => p.lucky)?.lucky : undefined;
+  if (lucky)
+    return {
+      score,
+      success: false,
+      status: 'scored',
+      why: `${why}; a lucky substring: ${lucky}`,
+      parts,
+      lucky,
+    };
   return { score, success: score === 1, status: 'scored', why, parts };
 }
 
