@@ -4,6 +4,7 @@
 import {
   BcTrainer,
   CheckpointStore,
+  DONE_ANSWER,
   loadBackend,
   loadModelCheckpoint,
   saveModelCheckpoint,
@@ -25,10 +26,17 @@ const trainDemos = demos.filter((d) => d.split === 'train' && !isValid(d));
 // can begin where a demo was midway (a task that starts on the product page)
 const suffixes = Number(process.env.SUFFIXES ?? 0);
 const suffixRandom = seededRandom(7);
+// SUFFIX_ONLY=answer: cut only demos that end in an answer (not Done): nothing they did changed
+// the site, so the page at a cut is what a task starting there would see
+const suffixOnlyAnswers = process.env.SUFFIX_ONLY === 'answer';
+const endsInAnswer = (d: (typeof trainDemos)[number]) => {
+  const last = d.steps.at(-1)?.action ?? '';
+  return last.startsWith('ANSWER') && last !== `ANSWER [${DONE_ANSWER}]`;
+};
 const train = demoSteps([
   ...trainDemos,
   ...trainDemos.flatMap((d) =>
-    d.steps.length < 2
+    d.steps.length < 2 || (suffixOnlyAnswers && !endsInAnswer(d))
       ? []
       : Array.from({ length: suffixes }, () => ({
           ...d,
