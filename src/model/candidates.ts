@@ -325,8 +325,38 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
 
   // A suite where stopping never scores (MiniWoB++) does not offer it.
   const stopOffered = input.offers?.stop ?? true;
+  // A text shown in several places ("Kofi Hughes" as an assignee filter, then in an issue's row)
+  // is one answer; its evidence is the place whose row says most of the task's words, so the
+  // policy reads the row the task is about rather than the first menu that repeats the value.
+  const taskWords = new Set(intentWordMemo.get(input.intent));
+  const rowScore = new Map<number, number>();
+  const aboutTask = (i: number): number => {
+    const r = i >= 0 ? tree.row[i]! : -1;
+    if (r < 0) return 0;
+    let v = rowScore.get(r);
+    if (v === undefined) {
+      const words = new Set<string>();
+      for (let j = r; j < tree.rowEnd[i]!; j++) for (const w of info(j).raw.content) words.add(w);
+      v = 0;
+      for (const w of words) if (taskWords.has(w)) v += 1;
+      rowScore.set(r, v);
+    }
+    return v;
+  };
+  const answerAt = new Map<string, number>();
   const pushAnswer = (t: string, node: number, source: TextSource) => {
-    if (t && stopOffered) push({ kind: 'answer', action: `ANSWER [${t}]`, node, text: t, source });
+    if (!t || !stopOffered) return;
+    const action = `ANSWER [${t}]`;
+    const at = answerAt.get(action);
+    if (at !== undefined) {
+      const first = out[at]!;
+      const onPage = (s: TextSource) => s === 'node' || s === 'part';
+      if (onPage(source) && onPage(first.source) && aboutTask(node) > aboutTask(first.node))
+        out[at] = { ...first, node, source };
+      return;
+    }
+    answerAt.set(action, out.length);
+    push({ kind: 'answer', action, node, text: t, source });
   };
   const answer = (text: string, node: number, source: TextSource) =>
     pushAnswer(

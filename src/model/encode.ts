@@ -149,8 +149,22 @@ export function matchKey(word: string): string {
   return word;
 }
 
+const MONTH_DAY =
+  /\b((?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+)(\d{1,2})\b/gi;
+
+/**
+ * A day of the month written after its month ("Jul 21, 2022") becomes the word "day21", for
+ * matching only: an issue "#21" or "21 comments" in the task must not match every row updated on
+ * a 21st, and a date in the task still matches the same date on the page. One word stays one word.
+ */
+export function markDays(text: string): string {
+  return text.replace(MONTH_DAY, '$1day$2');
+}
+
+/** A text's words as match keys. */
+const memoKeys = new Memo<readonly string[]>(8192, (t) => tokens(markDays(t)).map(matchKey));
 /** A text's content words as match keys. */
-const memoContent = new Memo<readonly string[]>(8192, (t) => contentOf(memoTokens.get(t)).map(matchKey));
+const memoContent = new Memo<readonly string[]>(8192, (t) => contentOf(tokens(markDays(t))).map(matchKey));
 
 /** The words of a text and the shape of its numbers, as bucket ids. */
 function hashed(word: string, buckets: number): number {
@@ -227,12 +241,14 @@ function ordinalOf(word: string): number {
   return ORDINAL_WORDS.indexOf(word) + 1;
 }
 
+const TASK_WORD = /[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g;
+
 function computeTask(intent: string): TaskText {
   const quoted: [number, number][] = [];
   for (const m of intent.matchAll(/"[^"]*"|“[^”]*”/g)) quoted.push([m.index, m.index + m[0].length]);
   const words: string[] = [];
   const flags: number[][] = [];
-  for (const m of intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)) {
+  for (const m of intent.matchAll(TASK_WORD)) {
     if (words.length >= MAX_TASK_TOKENS) break;
     const w = m[0].toLowerCase();
     const inQuote = quoted.some(([a, b]) => m.index > a && m.index < b);
@@ -241,7 +257,8 @@ function computeTask(intent: string): TaskText {
     flags.push([inQuote ? 1 : 0, capital ? 1 : 0, /\d/.test(w) ? 1 : 0, contentOf([w]).length]);
   }
   const isContent = new Set(contentOf(words));
-  const keys = words.map(matchKey);
+  const marked = [...markDays(intent).matchAll(TASK_WORD)].map((m) => m[0].toLowerCase());
+  const keys = words.map((w, j) => matchKey(marked[j] ?? w));
   const content = new Set(keys.filter((_, j) => isContent.has(words[j]!)));
   const positions = new Map<string, number[]>();
   keys.forEach((k, j) => {
@@ -289,7 +306,7 @@ const FIELD_WORD_WINDOW = 3;
  */
 function argumentAfterFieldWord(task: TaskText, argument: string, fieldWords: ReadonlySet<string>): number {
   if (fieldWords.size === 0) return 0;
-  const arg = memoTokens.get(argument).map(matchKey);
+  const arg = memoKeys.get(argument);
   if (arg.length === 0) return 0;
   for (let p = 1; p + arg.length <= task.keys.length; p++) {
     if (!arg.every((w, k) => task.keys[p + k] === w)) continue;
@@ -632,19 +649,17 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
 
   // The page's words, the URL's, the title's and the trail's: what task tokens are found in.
   const pageWords = new Set<string>();
-  for (let i = 0; i < N; i++)
-    for (const w of memoTokens.get(nodes.names[i] ?? '')) pageWords.add(matchKey(w));
+  for (let i = 0; i < N; i++) for (const w of memoKeys.get(nodes.names[i] ?? '')) pageWords.add(w);
   const urlText = urlWords(input.url);
-  const urlSet = new Set(memoTokens.get(urlText).map(matchKey));
+  const urlSet = new Set(memoKeys.get(urlText));
   const rootIndex = nodes.roles.indexOf('RootWebArea');
   const title = rootIndex >= 0 ? (nodes.names[rootIndex] ?? '') : '';
-  const titleSet = new Set(memoTokens.get(title).map(matchKey));
+  const titleSet = new Set(memoKeys.get(title));
   const trailWords = new Set<string>();
   const pastUrlWords = new Set<string>();
   for (const t of trail) {
-    for (const w of memoTokens.get(`${t.name} ${t.text}`)) trailWords.add(matchKey(w));
-    if (t.url && t.url !== input.url)
-      for (const w of memoTokens.get(urlWords(t.url))) pastUrlWords.add(matchKey(w));
+    for (const w of memoKeys.get(`${t.name} ${t.text}`)) trailWords.add(w);
+    if (t.url && t.url !== input.url) for (const w of memoKeys.get(urlWords(t.url))) pastUrlWords.add(w);
   }
 
   task.words.forEach((word, j) => {
