@@ -344,13 +344,13 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     return v;
   };
   const answerAt = new Map<string, number>();
+  const onPage = (s: TextSource) => s === 'node' || s === 'part';
   const pushAnswer = (t: string, node: number, source: TextSource) => {
     if (!t || !stopOffered) return;
     const action = `ANSWER [${t}]`;
     const at = answerAt.get(action);
     if (at !== undefined) {
       const first = out[at]!;
-      const onPage = (s: TextSource) => s === 'node' || s === 'part';
       if (onPage(source) && onPage(first.source) && aboutTask(node) > aboutTask(first.node))
         out[at] = { ...first, node, source };
       return;

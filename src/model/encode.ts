@@ -161,10 +161,12 @@ export function markDays(text: string): string {
   return text.replace(MONTH_DAY, '$1day$2');
 }
 
+/** A text's words with its days marked: what match keys are made of. */
+const memoMarked = new Memo<readonly string[]>(8192, (t) => tokens(markDays(t)));
 /** A text's words as match keys. */
-const memoKeys = new Memo<readonly string[]>(8192, (t) => tokens(markDays(t)).map(matchKey));
+const memoKeys = new Memo<readonly string[]>(8192, (t) => memoMarked.get(t).map(matchKey));
 /** A text's content words as match keys. */
-const memoContent = new Memo<readonly string[]>(8192, (t) => contentOf(tokens(markDays(t))).map(matchKey));
+const memoContent = new Memo<readonly string[]>(8192, (t) => contentOf(memoMarked.get(t)).map(matchKey));
 
 /** The words of a text and the shape of its numbers, as bucket ids. */
 function hashed(word: string, buckets: number): number {

@@ -44,9 +44,10 @@ export function summarizeEpisodes(results: readonly EpisodeResultMessage[], labe
     if (success) successes++;
     steps += r.steps;
     const label = labels.get(labelKey(r.taskFile, r.taskId));
-    if (r.lucky) lucky.set(label?.template ?? 'unknown', (lucky.get(label?.template ?? 'unknown') ?? 0) + 1);
+    const template = label?.template ?? 'unknown';
+    if (r.lucky) lucky.set(template, (lucky.get(template) ?? 0) + 1);
     add(tiers, label?.tier == null ? 'none' : String(label.tier), success);
-    add(templates, label?.template ?? 'unknown', success);
+    add(templates, template, success);
   }
   const table = (map: Map<string, [number, number]>) =>
     Object.fromEntries(
