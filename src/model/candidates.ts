@@ -12,7 +12,7 @@ export const KINDS = ['click', 'type', 'hover', 'select', 'answer', 'back', 'scr
 export type ActionKind = (typeof KINDS)[number];
 
 /** How a candidate's text was made (a feature, and useful when reading the policy's choices). */
-export const SOURCES = ['none', 'node', 'part', 'row', 'column', 'count', 'intent', 'done'] as const;
+export const SOURCES = ['none', 'node', 'part', 'row', 'column', 'count', 'intent', 'done', 'range'] as const;
 export type TextSource = (typeof SOURCES)[number];
 
 export interface Candidate {
@@ -74,6 +74,8 @@ const MAX_ANSWER_CHARS = 200;
 /** Joined lists may be long ("List the titles …" over 17 issues); must_include only needs all items in. */
 const MAX_JOIN_CHARS = 1200;
 const MAX_GROUP = 30;
+/** A text that is one amount: "$21.99", "1,200", "-4". */
+const AMOUNT = /^[$€£]?\s?-?\d[\d,]*(\.\d+)?$/;
 
 /** Structure of the tree, computed once per observation and shared with the featurizer. */
 export interface Tree {
@@ -130,7 +132,8 @@ export function treeOf(nodes: NodeColumns): Tree {
   }
   // Flat lists: WebArena's cleaning drops empty listitems, so a list's items become one run of
   // siblings (link, price, rating, link, price, rating, …). Cut such a run at each child with the
-  // role of its first child (a ListMarker when there is one): each piece is a row.
+  // role of its first child (a ListMarker when there is one): each piece is a row. A short list
+  // (two search hits) is cut too, or its items would share one row and one context.
   const children = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     const p = parent[i]!;
@@ -140,7 +143,7 @@ export function treeOf(nodes: NodeColumns): Tree {
     else children.set(p, [i]);
   }
   for (const [p, kids] of children) {
-    if (kids.length < 4 || named[p]! <= ROW_MAX) continue;
+    if (kids.length < 4 || (named[p]! <= ROW_MAX && nodes.roles[p] !== 'list')) continue;
     const anchor = kids.some((k) => nodes.roles[k] === 'ListMarker') ? 'ListMarker' : nodes.roles[kids[0]!];
     let starts = kids.filter((k) => nodes.roles[k] === anchor);
     // An item that opens with two texts (an email's sender, then its subject, then its buttons)
@@ -168,6 +171,15 @@ export function treeOf(nodes: NodeColumns): Tree {
         rowEnd[i] = end;
         segment[i] = 1;
       }
+  // A block with no row above it (a review among many: "Review by Zoe Rossi" over its heading,
+  // stars and text) is its own row, so its name is read with the text it heads.
+  for (let i = 0; i < n; i++) {
+    const own = (nodes.names[i] ?? '').trim() ? 1 : 0;
+    if (row[i]! >= 0 || named[i]! - own < 2 || named[i]! > ROW_MAX) continue;
+    if (nodes.roles[i] === 'RootWebArea') continue;
+    row[i] = i;
+    rowEnd[i] = i + size[i]!;
+  }
     });
   }
   return { n, parent, size, row, rowEnd, segment };
@@ -411,6 +423,20 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     }
     return t;
   };
+  // A column of amounts also answers with its lowest and highest ("What is the price range …"),
+  // written as the page writes them.
+  const range = (members: readonly number[]) => {
+    let lo: { v: number; t: string } | undefined;
+    let hi: { v: number; t: string } | undefined;
+    for (const m of members) {
+      const t = name(m);
+      if (!AMOUNT.test(t)) return;
+      const v = Number(t.replace(/[^\d.-]/g, ''));
+      if (lo === undefined || v < lo.v) lo = { v, t };
+      if (hi === undefined || v > hi.v) hi = { v, t };
+    }
+    if (lo !== undefined && hi !== undefined && lo.v < hi.v) answer(`${lo.t} - ${hi.t}`, members[0]!, 'range');
+  };
   for (const members of columns.values()) {
     if (members.length < 2 || members.length > MAX_GROUP) continue;
     answer([...new Set(members.map(name))].join(', '), members[0]!, 'column');
@@ -427,7 +453,9 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     for (const mine of chosen) {
       answer([...new Set(mine.map(name))].join(', '), mine[0]!, 'column');
       answer(String(mine.length), mine[0]!, 'count');
+      range(mine);
     }
+    range(members);
   }
   for (const members of rows.values()) {
     if (members.length < 2) continue;
