@@ -62,6 +62,7 @@ export const SCALARS = [
   'affix_of_task', // quoted task words that begin or end a longer word of the element (of two)
   'ordinal_in_task', // the task's "3rd" or "third" is this element's place among its like
   'fresh', // the element appeared since the last observation (a suggestion, a folder's files)
+  'inside_is_most', // no candidate's row quotes more of the task (the product named in full, not its prefix)
 ] as const;
 export const SCALAR_SIZE = SCALARS.length;
 
@@ -826,6 +827,10 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
     insideMemo.set(i, v);
     return v;
   };
+  // "Halcyra Everyday Beanie" and "Halcyra Everyday Beanie Plus" are both inside the task; the
+  // row that quotes most of it is the one the task names.
+  let mostInside = 0;
+  for (const c of candidates) if (c.node >= 0) mostInside = Math.max(mostInside, insideOf(c.node));
   const states = (nodes as NodeColumns & { states?: string[] }).states;
   const ys = (nodes as NodeColumns & { y?: number[] }).y;
 
@@ -928,6 +933,7 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
         c.kind === 'answer' ? 0 : affixOfTask(task, name),
         i >= 0 && c.kind !== 'answer' && ordinalPlace(task, context, i) ? 1 : 0,
         i >= 0 ? (nodes.fresh?.[i] ?? 0) : 0,
+        inside > 0 && inside >= mostInside ? 1 : 0,
       ],
       k * SCALAR_SIZE,
     );
