@@ -171,18 +171,47 @@ export function treeOf(nodes: NodeColumns): Tree {
         rowEnd[i] = end;
         segment[i] = 1;
       }
-  // A block with no row above it (a review among many: "Review by Zoe Rossi" over its heading,
-  // stars and text) is its own row, so its name is read with the text it heads.
-  for (let i = 0; i < n; i++) {
-    const own = (nodes.names[i] ?? '').trim() ? 1 : 0;
-    if (row[i]! >= 0 || named[i]! - own < 2 || named[i]! > ROW_MAX) continue;
-    if (nodes.roles[i] === 'RootWebArea') continue;
-    row[i] = i;
-    rowEnd[i] = i + size[i]!;
-  }
+      // A block with no row above it (a review among many: "Review by Zoe Rossi" over its heading,
+      // stars and text) is its own row, so its name is read with the text it heads.
+      for (let i = 0; i < n; i++) {
+        const own = (nodes.names[i] ?? '').trim() ? 1 : 0;
+        if (row[i]! >= 0 || named[i]! - own < 2 || named[i]! > ROW_MAX) continue;
+        if (nodes.roles[i] === 'RootWebArea') continue;
+        row[i] = i;
+        rowEnd[i] = i + size[i]!;
+      }
     });
   }
   return { n, parent, size, row, rowEnd, segment };
+}
+
+const TABLES = new Set(['table', 'grid', 'treegrid']);
+const CELLS = new Set(['cell', 'gridcell', 'rowheader']);
+
+/**
+ * Labels the cells of each table with their column's header (and what is inside a cell with the
+ * same). The k-th cell of a row is in column k; where the tree flattened a table's rows, cells
+ * are counted modulo the number of headers.
+ */
+export function columnHeaders(nodes: NodeColumns, tree: Tree, label: Int32Array): void {
+  for (let t = 0; t < tree.n; t++) {
+    if (!TABLES.has(nodes.roles[t] ?? '')) continue;
+    const end = t + tree.size[t]!;
+    const headers: number[] = [];
+    for (let i = t + 1; i < end; i++) if (nodes.roles[i] === 'columnheader') headers.push(i);
+    if (headers.length < 2) continue;
+    let column = 0;
+    for (let i = t + 1; i < end; i++) {
+      const role = nodes.roles[i] ?? '';
+      if (role === 'row') column = 0;
+      else if (CELLS.has(role)) {
+        const h = headers[column % headers.length]!;
+        column += 1;
+        if (!nodes.names[h]?.trim()) continue;
+        for (let j = i; j < i + tree.size[i]!; j++) label[j] = h;
+      }
+    }
+  }
 }
 
 /**
@@ -405,7 +434,7 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     }
   }
   // Multi-item answers ("List the titles …", "What labels …"): every text of one list column
-  // joined, and every text of one row (a grand total and its status) joined.
+  // joined, a run of like siblings in a row, and the cells of a row under the headers the task says.
   // Filters: the task's phrases and content words, each selecting the rows that mention it.
   const filters = [
     ...phrases.map((p) => p.toLowerCase()).filter((p) => p.length > 2),
@@ -435,7 +464,8 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
       if (lo === undefined || v < lo.v) lo = { v, t };
       if (hi === undefined || v > hi.v) hi = { v, t };
     }
-    if (lo !== undefined && hi !== undefined && lo.v < hi.v) answer(`${lo.t} - ${hi.t}`, members[0]!, 'range');
+    if (lo !== undefined && hi !== undefined && lo.v < hi.v)
+      answer(`${lo.t} - ${hi.t}`, members[0]!, 'range');
   };
   for (const members of columns.values()) {
     if (members.length < 2 || members.length > MAX_GROUP) continue;
@@ -457,9 +487,48 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     }
     range(members);
   }
+  // In the table row the task names (most of its words), the cells under headers the task says
+  // ("grand total", "status"), two or more at a time: "$437.95, Complete".
+  const header = new Int32Array(tree.n).fill(-1);
+  columnHeaders(nodes, tree, header);
+  const asked = new Map<number, number[]>();
+  for (const [r, members] of rows) {
+    const cells = members.filter(
+      (m) =>
+        CELLS.has(nodes.roles[m] ?? '') &&
+        header[m]! >= 0 &&
+        info(header[m]!).raw.content.some((w) => taskWords.has(w)),
+    );
+    if (cells.length >= 2 && cells.length <= 4) asked.set(r, cells);
+  }
+  const named = Math.max(0, ...[...asked.values()].map((cells) => aboutTask(cells[0]!)));
+  for (const cells of asked.values()) {
+    if (named === 0 || aboutTask(cells[0]!) < named) continue;
+    for (let mask = 1; mask < 1 << cells.length; mask++) {
+      const pick = cells.filter((_, k) => mask & (1 << k));
+      if (pick.length >= 2) answer(pick.map(name).join(', '), pick[0]!, 'column');
+    }
+  }
   for (const members of rows.values()) {
     if (members.length < 2) continue;
-    answer([...new Set(members.map(name))].join(' '), members[0]!, 'row');
+    // (A whole row joined is no answer: it passes must_include by holding everything, the title,
+    // the dates and the assignee besides the labels asked for. Since 2026-11-27 it is not offered.)
+    // A run of like siblings inside a row (an issue's label links between its title and its
+    // assignee) is a list of its own: "accessibility, bug".
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length >= 2 && run.length < members.length)
+        answer([...new Set(run.map(name))].join(', '), run[0]!, 'column');
+      run = [];
+    };
+    for (const m of members) {
+      const last = run[run.length - 1];
+      const like =
+        last !== undefined && tree.parent[m] === tree.parent[last] && nodes.roles[m] === nodes.roles[last];
+      if (!like) flush();
+      run.push(m);
+    }
+    flush();
   }
   for (const p of phrases) answer(p, -1, 'intent');
   answer(DONE_ANSWER, -1, 'done');

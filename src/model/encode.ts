@@ -5,7 +5,7 @@
 //
 // Candidates are padded to the batch's largest candidate count (C) and task tokens to T, so the
 // network runs as a few batched matMuls with no gather (gathers cost µs per index on wasm).
-import { buildCandidateSet, type Candidate, KINDS, type Tree } from './candidates.js';
+import { buildCandidateSet, type Candidate, columnHeaders, KINDS, type Tree } from './candidates.js';
 import { Memo } from './memo.js';
 import { clean, contentOf, fnv1a, SHAPES, shapeOf, tokens } from './text.js';
 import { actionSignature } from './trail.js';
@@ -469,35 +469,6 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
     value[i] = clean(parts.join(' '));
   }
   return { label, heading, value, rank, siblingRank, rankOf, siblingsOf };
-}
-
-const TABLES = new Set(['table', 'grid', 'treegrid']);
-const CELLS = new Set(['cell', 'gridcell', 'rowheader']);
-
-/**
- * Labels the cells of each table with their column's header (and what is inside a cell with the
- * same). The k-th cell of a row is in column k; where the tree flattened a table's rows, cells
- * are counted modulo the number of headers.
- */
-function columnHeaders(nodes: NodeColumns, tree: Tree, label: Int32Array): void {
-  for (let t = 0; t < tree.n; t++) {
-    if (!TABLES.has(nodes.roles[t] ?? '')) continue;
-    const end = t + tree.size[t]!;
-    const headers: number[] = [];
-    for (let i = t + 1; i < end; i++) if (nodes.roles[i] === 'columnheader') headers.push(i);
-    if (headers.length < 2) continue;
-    let column = 0;
-    for (let i = t + 1; i < end; i++) {
-      const role = nodes.roles[i] ?? '';
-      if (role === 'row') column = 0;
-      else if (CELLS.has(role)) {
-        const h = headers[column % headers.length]!;
-        column += 1;
-        if (!nodes.names[h]?.trim()) continue;
-        for (let j = i; j < i + tree.size[i]!; j++) label[j] = h;
-      }
-    }
-  }
 }
 
 /** The task's ordinal is the node's place among nodes like it (of two or more). */

@@ -38,7 +38,15 @@ const REVIEWS: Review[] = [
 ];
 
 function input(intent: string, nodes: PolicyInput['nodes']): PolicyInput {
-  return { intent, url: 'http://127.0.0.1/shop/product/1', nodes, history: [], step: 2, horizon: 10, note: null };
+  return {
+    intent,
+    url: 'http://127.0.0.1/shop/product/1',
+    nodes,
+    history: [],
+    step: 2,
+    horizon: 10,
+    note: null,
+  };
 }
 
 /** The task words that a candidate's context matches exactly. */
@@ -47,7 +55,9 @@ function contextMatches(i: PolicyInput, action: string): string[] {
   const k = e.candidates.findIndex((c) => c.action === action);
   assert.ok(k >= 0, `no candidate ${action}`);
   const words = [...i.intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)].map((m) => m[0]);
-  return [...e.matchContext].filter((f) => Math.floor(f / e.T) === k).map((f) => words[f % e.T]!.toLowerCase());
+  return [...e.matchContext]
+    .filter((f) => Math.floor(f / e.T) === k)
+    .map((f) => words[f % e.T]!.toLowerCase());
 }
 
 test("a review's name is read with the review's own text, not its neighbours'", () => {
@@ -86,5 +96,8 @@ test('a column of amounts answers with its lowest and highest, over all rows and
   assert.ok(ranges.includes('$21.99 - $232.99'), ranges.join(' ; '));
   assert.ok(ranges.includes('$10.99 - $232.99'), ranges.join(' ; '));
   // names are no amounts: no range over them
-  assert.ok(ranges.every((r) => /^\$[\d.]+ - \$[\d.]+$/.test(r)), ranges.join(' ; '));
+  assert.ok(
+    ranges.every((r) => /^\$[\d.]+ - \$[\d.]+$/.test(r)),
+    ranges.join(' ; '),
+  );
 });

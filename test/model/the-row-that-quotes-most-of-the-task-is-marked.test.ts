@@ -13,7 +13,11 @@ function listing(products: [string, string][]): PolicyInput['nodes'] {
   ];
   let id = 3;
   for (const [name, price] of products)
-    rows.push([id++, 'link', name, 2], [id++, 'StaticText', price, 2], [id++, 'StaticText', 'Rating: 4 out of 5', 2]);
+    rows.push(
+      [id++, 'link', name, 2],
+      [id++, 'StaticText', price, 2],
+      [id++, 'StaticText', 'Rating: 4 out of 5', 2],
+    );
   return columns(rows);
 }
 

@@ -26,7 +26,9 @@ function contextMatches(i: PolicyInput, action: string): string[] {
   const k = e.candidates.findIndex((c) => c.action === action);
   assert.ok(k >= 0, `no candidate ${action}`);
   const words = [...i.intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)].map((m) => m[0]);
-  return [...e.matchContext].filter((f) => Math.floor(f / e.T) === k).map((f) => words[f % e.T]!.toLowerCase());
+  return [...e.matchContext]
+    .filter((f) => Math.floor(f / e.T) === k)
+    .map((f) => words[f % e.T]!.toLowerCase());
 }
 
 test("each of two hits with the same title reads only its own project's name", () => {
