@@ -171,16 +171,16 @@ export function treeOf(nodes: NodeColumns): Tree {
         rowEnd[i] = end;
         segment[i] = 1;
       }
-      // A block with no row above it (a review among many: "Review by Zoe Rossi" over its heading,
-      // stars and text) is its own row, so its name is read with the text it heads.
-      for (let i = 0; i < n; i++) {
-        const own = (nodes.names[i] ?? '').trim() ? 1 : 0;
-        if (row[i]! >= 0 || named[i]! - own < 2 || named[i]! > ROW_MAX) continue;
-        if (nodes.roles[i] === 'RootWebArea') continue;
-        row[i] = i;
-        rowEnd[i] = i + size[i]!;
-      }
     });
+  }
+  // A block with no row above it (a review among many: "Review by Zoe Rossi" over its heading,
+  // stars and text) is its own row, so its name is read with the text it heads.
+  for (let i = 0; i < n; i++) {
+    const own = (nodes.names[i] ?? '').trim() ? 1 : 0;
+    if (row[i]! >= 0 || named[i]! - own < 2 || named[i]! > ROW_MAX) continue;
+    if (nodes.roles[i] === 'RootWebArea') continue;
+    row[i] = i;
+    rowEnd[i] = i + size[i]!;
   }
   return { n, parent, size, row, rowEnd, segment };
 }

@@ -16,8 +16,9 @@ function productPage(reviews: Review[]): PolicyInput['nodes'] {
     [2, 'heading', 'Fjordic Pro Tent', 1],
     [3, 'StaticText', '$129.99', 1],
     [4, 'region', `Customer Reviews (${reviews.length})`, 1],
+    [5, 'heading', `Customer Reviews (${reviews.length})`, 2],
   ];
-  let id = 5;
+  let id = 6;
   for (const [reviewer, title, text] of reviews)
     rows.push(
       [id++, 'article', `Review by ${reviewer}`, 2],
