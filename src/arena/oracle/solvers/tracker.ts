@@ -190,20 +190,24 @@ export const trackerSolvers: Record<string, Solver> = {
     await projectIssues(d);
     await d.click((x) => filterLink(x, label, 'label_name'), `label ${label}`);
     const n = tabCount(d, 'Open');
+    // back to the label's open issues through the label link on the issue just closed
+    const backToLabel = () =>
+      d.click(
+        (x) =>
+          x.maybe((n2) => n2.role === 'link' && n2.name === label && x.linkUrl(n2).includes('label_name')),
+        `label link ${label}`,
+      );
     for (let i = 0; i < n; i++) {
-      if (i > 0) {
-        // back to the label's open issues through the label link on the issue just closed
-        await d.click(
-          (x) =>
-            x.maybe((n2) => n2.role === 'link' && n2.name === label && x.linkUrl(n2).includes('label_name')),
-          `label link ${label}`,
-        );
-      }
+      if (i > 0) await backToLabel();
       const first = issueRows(d)[0];
       if (!first) throw new OracleError('no open issue left to close');
       await d.click((x) => issueRows(x)[0]?.link, `issue "${first.title}"`);
       await d.click((x) => x.byName('button', 'Close issue'), 'Close issue');
     }
+    // and once more, to stop where the page shows that none is left: the issue page just closed
+    // cannot tell a policy whether it was the last
+    await backToLabel();
+    if (issueRows(d).length > 0) throw new OracleError(`open issues labeled ${label} remain`);
     await d.stop();
   },
   tracker_my_open_issues: async (d, t) => {
