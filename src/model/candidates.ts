@@ -92,6 +92,8 @@ export interface Tree {
   rowEnd: Int32Array;
   /** 1 when the node's row is a run of siblings (its columns are offsets in the run). */
   segment: Uint8Array;
+  /** In a table with column headers, the header of a cell's column (for the cell and what is in it); -1 elsewhere. */
+  header: Int32Array;
 }
 
 const ROW_MAX = 14;
@@ -182,7 +184,9 @@ export function treeOf(nodes: NodeColumns): Tree {
     row[i] = i;
     rowEnd[i] = i + size[i]!;
   }
-  return { n, parent, size, row, rowEnd, segment };
+  const header = new Int32Array(n).fill(-1);
+  columnHeaders(nodes, size, header);
+  return { n, parent, size, row, rowEnd, segment, header };
 }
 
 const TABLES = new Set(['table', 'grid', 'treegrid']);
@@ -193,10 +197,10 @@ const CELLS = new Set(['cell', 'gridcell', 'rowheader']);
  * same). The k-th cell of a row is in column k; where the tree flattened a table's rows, cells
  * are counted modulo the number of headers.
  */
-export function columnHeaders(nodes: NodeColumns, tree: Tree, label: Int32Array): void {
-  for (let t = 0; t < tree.n; t++) {
+function columnHeaders(nodes: NodeColumns, size: Int32Array, label: Int32Array): void {
+  for (let t = 0; t < size.length; t++) {
     if (!TABLES.has(nodes.roles[t] ?? '')) continue;
-    const end = t + tree.size[t]!;
+    const end = t + size[t]!;
     const headers: number[] = [];
     for (let i = t + 1; i < end; i++) if (nodes.roles[i] === 'columnheader') headers.push(i);
     if (headers.length < 2) continue;
@@ -208,7 +212,7 @@ export function columnHeaders(nodes: NodeColumns, tree: Tree, label: Int32Array)
         const h = headers[column % headers.length]!;
         column += 1;
         if (!nodes.names[h]?.trim()) continue;
-        for (let j = i; j < i + tree.size[i]!; j++) label[j] = h;
+        for (let j = i; j < i + size[i]!; j++) label[j] = h;
       }
     }
   }
@@ -489,8 +493,7 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
   }
   // In the table row the task names (most of its words), the cells under headers the task says
   // ("grand total", "status"), two or more at a time: "$437.95, Complete".
-  const header = new Int32Array(tree.n).fill(-1);
-  columnHeaders(nodes, tree, header);
+  const header = tree.header;
   const asked = new Map<number, number[]>();
   for (const [r, members] of rows) {
     const cells = members.filter(

@@ -5,7 +5,7 @@
 //
 // Candidates are padded to the batch's largest candidate count (C) and task tokens to T, so the
 // network runs as a few batched matMuls with no gather (gathers cost µs per index on wasm).
-import { buildCandidateSet, type Candidate, columnHeaders, KINDS, type Tree } from './candidates.js';
+import { buildCandidateSet, type Candidate, KINDS, type Tree } from './candidates.js';
 import { Memo } from './memo.js';
 import { clean, contentOf, fnv1a, SHAPES, shapeOf, tokens } from './text.js';
 import { actionSignature } from './trail.js';
@@ -459,7 +459,8 @@ function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
     rankOf[i] = seen.get(keys[i]!)!;
     siblingsOf[i] = siblings.get(siblingKeys[i]!)!;
   }
-  columnHeaders(nodes, tree, label);
+  // in a table, a cell's label is its column's header
+  for (let i = 0; i < n; i++) if (tree.header[i]! >= 0) label[i] = tree.header[i]!;
   for (let i = 0; i < n; i++) {
     if (tree.size[i]! <= 1 || TEXT_ROLES.has(nodes.roles[i] ?? '')) continue;
     const role = nodes.roles[i] ?? '';

@@ -5,8 +5,8 @@
 //   whole column and over the rows that mention the task.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCandidates, encodeObservation, type PolicyInput } from '../../src/model/index.js';
-import { columns } from './fixtures.js';
+import { buildCandidates, type PolicyInput } from '../../src/model/index.js';
+import { columns, contextMatches } from './fixtures.js';
 
 type Review = [reviewer: string, title: string, text: string];
 
@@ -48,17 +48,6 @@ function input(intent: string, nodes: PolicyInput['nodes']): PolicyInput {
     horizon: 10,
     note: null,
   };
-}
-
-/** The task words that a candidate's context matches exactly. */
-function contextMatches(i: PolicyInput, action: string): string[] {
-  const e = encodeObservation(i, { buckets: 1024 });
-  const k = e.candidates.findIndex((c) => c.action === action);
-  assert.ok(k >= 0, `no candidate ${action}`);
-  const words = [...i.intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)].map((m) => m[0]);
-  return [...e.matchContext]
-    .filter((f) => Math.floor(f / e.T) === k)
-    .map((f) => words[f % e.T]!.toLowerCase());
 }
 
 test("a review's name is read with the review's own text, not its neighbours'", () => {

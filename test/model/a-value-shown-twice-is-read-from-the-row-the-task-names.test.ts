@@ -4,8 +4,8 @@
 // issue "#21" a task names, while a date in the task still matches the same date on the page.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCandidates, encodeObservation, type PolicyInput } from '../../src/model/index.js';
-import { columns } from './fixtures.js';
+import { buildCandidates, type PolicyInput } from '../../src/model/index.js';
+import { columns, contextMatches } from './fixtures.js';
 
 type Issue = [iid: number, title: string, updated: string, assignee: string];
 
@@ -65,18 +65,6 @@ test('an assignee named in a filter menu and in an issue row is read from the ro
   assert.match(rowOfAnswer(input('Who is assigned to issue #17 in acme/app?'), 'Owen Sato'), /#17 /);
   assert.match(rowOfAnswer(input('Who is assigned to issue #49 in acme/app?'), 'Owen Sato'), /#49 /);
 });
-
-/** The task words (by position) that a candidate's context matches exactly. */
-function contextMatches(i: PolicyInput, action: string): string[] {
-  const e = encodeObservation(i, { buckets: 1024 });
-  const k = e.candidates.findIndex((c) => c.action === action);
-  assert.ok(k >= 0, `no candidate ${action}`);
-  const words = [...i.intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)].map((m) => m[0]);
-  // matchContext holds the matches as flat indices c·T + j
-  return [...e.matchContext]
-    .filter((f) => Math.floor(f / e.T) === k)
-    .map((f) => words[f % e.T]!.toLowerCase());
-}
 
 test("a date's day is not the issue number a task names, and a date in the task matches the page's", () => {
   const byIssue = input('Who is assigned to issue #21 in acme/app?');

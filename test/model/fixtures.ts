@@ -1,6 +1,7 @@
 // Small synthetic observations for the model's tests: a shop listing with a search box, product
 // rows (link, price, button) and a pager below the fold.
-import type { NodeColumns, PolicyInput } from '../../src/model/index.js';
+import assert from 'node:assert/strict';
+import { encodeObservation, type NodeColumns, type PolicyInput } from '../../src/model/index.js';
 
 type Row = [id: number, role: string, name: string, depth: number, inViewport?: number];
 
@@ -56,4 +57,15 @@ export function input(overrides: Partial<PolicyInput> = {}): PolicyInput {
     note: null,
     ...overrides,
   };
+}
+
+/** The task words that a candidate's context matches exactly (matchContext holds flat indices c·T + j). */
+export function contextMatches(input: PolicyInput, action: string): string[] {
+  const e = encodeObservation(input, { buckets: 1024 });
+  const k = e.candidates.findIndex((c) => c.action === action);
+  assert.ok(k >= 0, `no candidate ${action}`);
+  const words = [...input.intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)].map((m) => m[0]);
+  return [...e.matchContext]
+    .filter((f) => Math.floor(f / e.T) === k)
+    .map((f) => words[f % e.T]!.toLowerCase());
 }

@@ -4,8 +4,8 @@
 // the other project's name too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeObservation, type PolicyInput } from '../../src/model/index.js';
-import { columns } from './fixtures.js';
+import type { PolicyInput } from '../../src/model/index.js';
+import { columns, contextMatches } from './fixtures.js';
 
 const RESULTS = columns([
   [1, 'RootWebArea', 'Search · MiniTracker', 0],
@@ -20,16 +20,6 @@ const RESULTS = columns([
   [10, 'StaticText', 'byteblaze/docs-site #24 · opened Jul 30, 2022 by Tomas Patel · 3 comments', 3],
   [11, 'StaticText', 'Assignee: Dmitri Schmidt', 3],
 ]);
-
-function contextMatches(i: PolicyInput, action: string): string[] {
-  const e = encodeObservation(i, { buckets: 1024 });
-  const k = e.candidates.findIndex((c) => c.action === action);
-  assert.ok(k >= 0, `no candidate ${action}`);
-  const words = [...i.intent.matchAll(/[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g)].map((m) => m[0]);
-  return [...e.matchContext]
-    .filter((f) => Math.floor(f / e.T) === k)
-    .map((f) => words[f % e.T]!.toLowerCase());
-}
 
 test("each of two hits with the same title reads only its own project's name", () => {
   const input: PolicyInput = {
