@@ -12,7 +12,7 @@ export const KINDS = ['click', 'type', 'hover', 'select', 'answer', 'back', 'scr
 export type ActionKind = (typeof KINDS)[number];
 
 /** How a candidate's text was made (a feature, and useful when reading the policy's choices). */
-export const SOURCES = ['none', 'node', 'part', 'row', 'column', 'count', 'intent', 'done', 'range'] as const;
+export const SOURCES = ['none', 'node', 'part', 'column', 'count', 'intent', 'done', 'range'] as const;
 export type TextSource = (typeof SOURCES)[number];
 
 export interface Candidate {
@@ -404,11 +404,7 @@ export function buildCandidateSet(input: PolicyInput): CandidateSet {
     push({ kind: 'answer', action, node, text: t, source });
   };
   const answer = (text: string, node: number, source: TextSource) =>
-    pushAnswer(
-      answerText(text, source === 'column' || source === 'row' ? MAX_JOIN_CHARS : MAX_ANSWER_CHARS),
-      node,
-      source,
-    );
+    pushAnswer(answerText(text, source === 'column' ? MAX_JOIN_CHARS : MAX_ANSWER_CHARS), node, source);
   const columns = new Map<string, number[]>();
   const rows = new Map<number, number[]>();
   for (let i = 0; i < tree.n; i++) {
