@@ -18,6 +18,8 @@ test('a whole column, a whole line of numbers or a longer list passes only by lu
     luckySubstring(['Emma Lopes'], 'Emma Lopes, Chloe Kim, Aisha Tanaka') ?? '',
     /a list of 3 items of which 2 are no reference/,
   );
+  assert.match(luckySubstring(['3.99'], '$23.99') ?? '', /only part of another number \(\$23\.99\)/);
+  assert.match(luckySubstring(['7'], '17') ?? '', /only part of another number/);
 });
 
 test('an answer, however worded, is not luck', () => {

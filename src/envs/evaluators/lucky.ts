@@ -16,9 +16,18 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Whether `written` is the number `reference`: the same value, or its digits continued past a decimal point. */
+function sameNumber(reference: string, written: string): boolean {
+  const digits = (t: string) => t.replace(/[^\d.]/g, '').replace(/\.$/, '');
+  const r = digits(reference);
+  const w = digits(written);
+  return Number(r) === Number(w) || (r.includes('.') && w.startsWith(r));
+}
+
 /**
  * Why an answer that passes must_include passes only by luck, or undefined when it is an answer:
- * - **other numbers**: every reference is a number and the answer holds other numbers too;
+ * - **other numbers**: every reference is a number and the answer holds other numbers too, or holds
+ *   a reference only inside another number;
  * - **a list**: the answer is a list whose items holding a reference are that reference alone,
  *   with more items besides them than there are references (prose around a reference — "the
  *   author is Emma Lopes, who …" — is an answer, however long).
@@ -32,7 +41,15 @@ export function luckySubstring(mustInclude: readonly string[], answer: string): 
     // where it is only part of one (a zero-padded "000000170" for "170"), that whole token goes
     const bounded = new RegExp(`(?<![\\w.])${escapeRegExp(r)}(?![\\w]|\\.\\d)`, 'g');
     const token = new RegExp(`[\\w.$€£]*${escapeRegExp(r)}[\\w.%]*`, 'g');
-    rest = bounded.test(rest) ? rest.replace(bounded, MARK) : rest.replace(token, MARK);
+    const standsAlone = bounded.test(rest);
+    if (!standsAlone && NUMBER_ONLY.test(r)) {
+      // a number found only inside another ("3.99" in "$23.99", "7" in "17") is that other number,
+      // unless both are one number: zero-padded ("000000170" for "170") or more precise
+      // ("40.4424191" for "40.442")
+      const other = (rest.match(token) ?? []).find((t) => !sameNumber(r, t));
+      if (other !== undefined) return `the reference is only part of another number (${other})`;
+    }
+    rest = standsAlone ? rest.replace(bounded, MARK) : rest.replace(token, MARK);
   }
   if (refs.every((r) => NUMBER_ONLY.test(r))) {
     const others = rest.replaceAll(MARK, ' ').match(NUMBERS) ?? [];
