@@ -310,6 +310,14 @@ export const CollectConfig = z
      */
     search_rank: z.enum(['visits', 'value']).default('visits'),
     search_value_temperature: z.number().positive().default(0.1),
+    /**
+     * On every page of a collection episode, score each answer the page offers as if the episode
+     * stopped with it, where the task's verdict reads only the answer and the URL (string_match
+     * without a judge, url_match; src/envs/evaluators/stop-probe.ts); the first page where one
+     * succeeds ends the episode with it (the shortest such answer). Probes are evaluator calls,
+     * not env steps; a lucky pass is no success. Off: TTI's episodes, where only the policy stops.
+     */
+    stop_probes: z.boolean().default(false),
   })
   .prefault({});
 

@@ -11,6 +11,7 @@ import type { EpisodeHooks } from './episode-hooks.js';
 import { type EvaluationInput, evaluateTask } from './evaluators/evaluate.js';
 import type { Judge } from './evaluators/judge.js';
 import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
+import { type ProbedStop, probeStop, stopProbeKind } from './evaluators/stop-probe.js';
 import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
 import { RECHECK_NOTE } from './notes.js';
 import type { ElementRef } from './observation/ax-tree.js';
@@ -636,6 +637,25 @@ export class BrowserEnv {
     };
     if (this.config.recordDir) writeEpisodeRecord(this.config.recordDir, record, ep.screenshots);
     return { observation: null, done: true, action, record };
+  }
+
+  /**
+   * What the running episode's task would score if it stopped now with `answer`, without stopping
+   * (evaluators/stop-probe.ts): null where the verdict reads more than the answer and the URL (a
+   * page's own score, program_html, a judge), or when no episode runs.
+   */
+  async probeStop(answer: string): Promise<ProbedStop | null> {
+    const ep = this.episode;
+    if (!ep || this.config.hooks?.score || stopProbeKind(ep.task) === null) return null;
+    const url = ep.session.current.isClosed() ? ep.observation.url : ep.session.current.url();
+    return probeStop(ep.task, answer, url);
+  }
+
+  /** How a stop of the running episode's task can be probed (probeStop): by its answer, by the URL alone, or not. */
+  get stopProbe(): 'answer' | 'url' | null {
+    const ep = this.episode;
+    if (!ep || this.config.hooks?.score) return null;
+    return stopProbeKind(ep.task);
   }
 
   /** Drops the running episode without scoring it (e.g. its worker is shutting down). */

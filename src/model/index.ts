@@ -45,6 +45,7 @@ export {
   SCALAR_SIZE,
   SCALARS,
 } from './encode.js';
+export { candidatesWithEvidence } from './evidence.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export { imitatedSteps, overwrittenEdits } from './overwritten.js';

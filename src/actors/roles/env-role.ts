@@ -21,7 +21,12 @@ import {
   VIEWPORT,
 } from '../../envs/index.js';
 import { apiKeyFrom, ChatClient } from '../../model/chat/index.js';
-import { actionSignature, featuresOf, type TrailStep } from '../../model/without-tfjs.js';
+import {
+  actionSignature,
+  candidatesWithEvidence,
+  featuresOf,
+  type TrailStep,
+} from '../../model/without-tfjs.js';
 import {
   Channel,
   type EpisodeResultMessage,
@@ -32,7 +37,14 @@ import {
   type Observation as WireObservation,
 } from '../../protocol/index.js';
 import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
-import { branchSearch, type Decision, type SearchStats, type Taken } from '../../search/index.js';
+import {
+  branchSearch,
+  type Decision,
+  probeStops,
+  type SearchStats,
+  type StopProbeCounts,
+  type Taken,
+} from '../../search/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
 import { HostHealth } from './host-health.js';
@@ -237,17 +249,20 @@ export const envRole: RoleMain = async (ctx) => {
     return wire;
   };
 
-  /**
-   * The policy's action on `observation` after the episode's earlier steps (`taken`): one act
-   * request, sent again until an inference worker answers.
-   */
-  const decide = async (
+  type EpisodeContext = {
+    intent: string;
+    site: string;
+    usage: { promptTokens: number; completionTokens: number };
+  };
+
+  /** The act request for `observation` after the episode's earlier steps (`taken`), and its frames. */
+  const requestOf = (
     assignment: TaskAssignmentMessage,
-    context: { intent: string; site: string; usage: { promptTokens: number; completionTokens: number } },
+    context: EpisodeContext,
     observation: Observation,
     taken: readonly Taken[],
-    rollout = 0,
-  ): Promise<Decision> => {
+    rollout: number,
+  ) => {
     const step = taken.length;
     // A search's rollouts each have their own id, so a late reply to one never answers another.
     const actingAs = rollout === 0 ? assignment.episodeId : `${assignment.episodeId}~${rollout}`;
@@ -288,8 +303,33 @@ export const envRole: RoleMain = async (ctx) => {
       seed: rollout === 0 ? mixSeeds(assignment.seed, step) : mixSeeds(assignment.seed, step, rollout),
       offers,
     };
+    return { request, frames };
+  };
+
+  /**
+   * The policy's action on `observation` after the episode's earlier steps (`taken`): one act
+   * request, sent again until an inference worker answers.
+   */
+  const decide = async (
+    assignment: TaskAssignmentMessage,
+    context: EpisodeContext,
+    observation: Observation,
+    taken: readonly Taken[],
+    rollout = 0,
+    failedAnswers: ReadonlySet<string> = new Set(),
+  ): Promise<Decision> => {
+    const { request, frames } = requestOf(assignment, context, observation, taken, rollout);
+    const { episodeId: actingAs, step } = request;
+    let features = featurizeHere ? featuresOf(policyInputOf(request)) : undefined;
+    // answers a stop probe scored failures here are not drawn while another action is left
+    if (features && failedAnswers.size > 0) {
+      const answers = features.candidates.flatMap((c, i) =>
+        c.kind === 'answer' && failedAnswers.has(c.text) ? [i] : [],
+      );
+      features = { ...features, excluded: [...new Set([...features.excluded, ...answers])] };
+    }
     const reply = await askInference(
-      featurizeHere ? { ...request, features: featuresOf(policyInputOf(request)) } : request,
+      features ? { ...request, features } : request,
       (m) => m.episodeId === actingAs && m.step === step,
       frames,
     );
@@ -309,6 +349,39 @@ export const envRole: RoleMain = async (ctx) => {
       ...(reply.message.value === undefined ? {} : { value: reply.message.value }),
       ...(reply.message.logProb === undefined ? {} : { logProb: reply.message.logProb }),
     };
+  };
+
+  /**
+   * Every answer the page offers, scored as if the episode stopped with it (collect.stop_probes,
+   * src/search/stop-probes.ts): the action ending the episode with the shortest that succeeds (or
+   * null), and the answers that failed.
+   */
+  const probeCounts: StopProbeCounts = { probes: 0, lucky: 0, guessable: 0, unevidenced: 0 };
+  const stopHere = async (
+    assignment: TaskAssignmentMessage,
+    context: EpisodeContext,
+    observation: Observation,
+    taken: readonly Taken[],
+  ): Promise<{ decision: Decision | null; failed: ReadonlySet<string> }> => {
+    if (env.stopProbe === null) return { decision: null, failed: new Set() };
+    const { request } = requestOf(assignment, context, observation, taken, 0);
+    const { found, failed } = await probeStops(
+      env,
+      candidatesWithEvidence(policyInputOf(request)),
+      probeCounts,
+    );
+    ctx.counters.stopProbes = probeCounts.probes;
+    ctx.counters.stopProbesLucky = probeCounts.lucky;
+    ctx.counters.stopProbesGuessable = probeCounts.guessable;
+    ctx.counters.stopProbesUnevidenced = probeCounts.unevidenced;
+    if (found === null) return { decision: null, failed };
+    count('stopProbeHits');
+    const decision = {
+      reply: `Thought: stopping here with this answer was scored a success before it was taken.\nAction: ${found.action}`,
+      // the answer is the search's, acting under the policy that chose the way here
+      policyVersion: taken[taken.length - 1]?.policyVersion ?? 0,
+    };
+    return { decision, failed };
   };
 
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
@@ -391,8 +464,11 @@ export const envRole: RoleMain = async (ctx) => {
     } else {
       const taken: Taken[] = [];
       let record: EpisodeRecord | null = null;
+      const probing = collect.stop_probes && !assignment.greedy;
       while (observation !== null) {
-        const decision = await decide(assignment, context, observation, taken);
+        const probed = probing ? await stopHere(assignment, context, observation, taken) : null;
+        const decision =
+          probed?.decision ?? (await decide(assignment, context, observation, taken, 0, probed?.failed));
         taken.push({ observation, ...decision });
         const result = await step(decision.reply, decision.policyVersion);
         observation = result.observation;

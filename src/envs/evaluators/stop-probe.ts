@@ -1,0 +1,69 @@
+// Scoring a stop without taking it. Where every evaluator of a task reads only the answer and the
+// URL (string_match by exact_match or must_include, url_match), ending the episode here with an
+// answer changes nothing the verdict reads, so the verdict of each answer the page offers can be
+// known before choosing one. Collection uses it as the cheapest branch of a search
+// (`collect.stop_probes`): every stop of a page is tried, and a success found is the trajectory
+// up to that page plus that stop. Tasks with a judge (fuzzy_match) or program_html are not probed:
+// a judge costs a request per answer, and program_html navigates the page it inspects.
+import type { Task } from '../tasks/task.js';
+import { luckyPass } from './lucky.js';
+import { stringMatch } from './string-match.js';
+import { urlMatch } from './url-match.js';
+
+export interface ProbedStop {
+  /** whether stopping with this answer would be scored a success */
+  success: boolean;
+  /** why a must_include pass is luck, not an answer (it is then no success) */
+  lucky?: string;
+  /** why the answer was not scored: it would pass on too many pages to tell anything (guessable) */
+  guess?: string;
+}
+
+/**
+ * Whether the task's verdict reads only the stop's answer and the URL: what probing needs. A task
+ * whose verdict does not read the answer at all (url_match alone) gives every answer one verdict.
+ */
+export function stopProbeKind(task: Task): 'answer' | 'url' | null {
+  const ev = task.eval;
+  if (!ev) return null;
+  if (ev.reference_answers?.fuzzy_match !== undefined) return null;
+  if (!ev.eval_types.every((k) => k === 'string_match' || k === 'url_match')) return null;
+  return ev.eval_types.includes('string_match') ? 'answer' : 'url';
+}
+
+/**
+ * Why an answer is a guess wherever it stands: a bare number under 100, brackets aside ("3",
+ * "(3)"). Nearly every page shows small numbers (a project's 3 milestones, a post's 5 comments),
+ * so trying each would find the count a task asks for on pages that do not answer it. Probes leave
+ * such answers to the policy.
+ */
+export function guessable(answer: string): string | undefined {
+  return /^[^\p{L}\p{N}]*\d{1,2}[^\p{L}\p{N}]*$/u.test(answer)
+    ? `a bare number under 100 (${answer.trim()}) is on most pages`
+    : undefined;
+}
+
+/** Whether an answer's only number is a small count among words ("5 comments", "page 1"). */
+export function smallCount(answer: string): boolean {
+  const numbers = answer.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  return numbers.length === 1 && /^\d{1,2}$/.test(numbers[0]!);
+}
+
+/** The verdict of stopping with `answer` at `url`, for a task stopProbeKind accepts. */
+export async function probeStop(task: Task, answer: string, url: string): Promise<ProbedStop> {
+  const ev = task.eval;
+  if (!ev || stopProbeKind(task) === null) throw new Error(`task ${task.id}: its verdict cannot be probed`);
+  const guess = stopProbeKind(task) === 'answer' ? guessable(answer) : undefined;
+  if (guess) return { success: false, guess };
+  for (const kind of ev.eval_types) {
+    if (kind === 'url_match') {
+      if (urlMatch(url, ev.reference_url ?? '', ev.url_note).score !== 1) return { success: false };
+    } else {
+      const r = await stringMatch(ev, task.intent, answer, undefined);
+      if (r.score !== 1) return { success: false };
+      const lucky = luckyPass(ev.reference_answers, answer);
+      if (lucky) return { success: false, lucky };
+    }
+  }
+  return { success: true };
+}

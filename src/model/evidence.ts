@@ -1,0 +1,48 @@
+// Whether an answer on a page stands by what the task names, and how near:
+// - 'row': its row, or an element just above it, holds a text of two or more words that the task
+//   quotes whole (the encoder's context_inside_task): a post's comment count beside its title;
+// - 'section': a heading before it in its section does: a price under the product's heading.
+// "5 comments" in another post's row, or a count in a sidebar, does not. Collection's stop probes
+// (src/search/stop-probes.ts) keep only such answers: trying every answer of a page finds the
+// reference by coincidence on pages that do not answer the task.
+import { type Candidate, treeOf } from './candidates.js';
+import { encodeObservation, SCALAR_SIZE, SCALARS } from './encode.js';
+import type { PolicyInput } from './types.js';
+
+const INSIDE = SCALARS.indexOf('context_inside_task');
+/** bag buckets do not change the facts read here; few keep the encoding cheap */
+const BUCKETS = 1024;
+/** how far up a section may start above the answer */
+const SECTION_LEVELS = 3;
+
+const words = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+export type Evidence = 'row' | 'section' | null;
+
+/** The page's candidate actions, each with how near it stands to what the task names. */
+export function candidatesWithEvidence(input: PolicyInput): (Candidate & { evidence: Evidence })[] {
+  const e = encodeObservation(input, { buckets: BUCKETS });
+  const { nodes } = input;
+  const tree = treeOf(nodes);
+  const task = ` ${words(input.intent)} `;
+  const quoted = (j: number): boolean => {
+    const w = words(nodes.names[j] ?? '');
+    return w.includes(' ') && task.includes(` ${w} `);
+  };
+  const headed = (i: number): boolean => {
+    for (let a = tree.parent[i]!, up = 0; a >= 0 && up < SECTION_LEVELS; a = tree.parent[a]!, up++) {
+      if (nodes.roles[a] === 'RootWebArea') break;
+      for (let j = a + 1; j < i; j++) if (nodes.roles[j] === 'heading' && quoted(j)) return true;
+    }
+    return false;
+  };
+  return e.candidates.map((c, k) => ({
+    ...c,
+    evidence:
+      e.scalars[k * SCALAR_SIZE + INSIDE]! > 0 ? 'row' : c.node >= 0 && headed(c.node) ? 'section' : null,
+  }));
+}

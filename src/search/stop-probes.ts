@@ -1,0 +1,87 @@
+// Search over the stop action alone (`collect.stop_probes`). Where a task's verdict reads only the
+// answer and the URL (src/envs/evaluators/stop-probe.ts), stopping changes nothing it reads, so
+// every answer a page offers can be scored without going back: a search whose branches cost no env
+// step. A collection episode that probes ends on the first page where an answer succeeds, with the
+// shortest such answer (the most specific; longer ones only add to it). Trying every answer finds
+// the reference by coincidence too ("5 comments" in another post's row), so a success counts only
+// where the answer stands by what the task names (`evidence`), and bare small numbers are never
+// tried (guessable, src/envs/evaluators/stop-probe.ts).
+import { type ProbedStop, smallCount } from '../envs/index.js';
+
+/** What probing needs of an env: BrowserEnv's `stopProbe` and `probeStop`. */
+export interface StopProber {
+  readonly stopProbe: 'answer' | 'url' | null;
+  probeStop(answer: string): Promise<ProbedStop | null>;
+}
+
+/** What probing reads of a policy's candidate action (src/model's Candidate has it). */
+export interface StopCandidate {
+  kind: string;
+  /** the answer, for kind 'answer' */
+  text: string;
+  /** 'done' for the stop that answers nothing of its own */
+  source: string;
+  /** how near the answer stands to what the task names (src/model/evidence.ts) */
+  evidence: 'row' | 'section' | null;
+}
+
+export interface StopProbeCounts {
+  /** answers scored */
+  probes: number;
+  /** passes that were luck (a list, another number) */
+  lucky: number;
+  /** answers left unscored as guesses (a bare small number) */
+  guessable: number;
+  /** successes left unkept: the answer stood by nothing the task names */
+  unevidenced: number;
+}
+
+export interface StopProbeResult<C> {
+  /** the answer that ends the episode with a success here, or null */
+  found: C | null;
+  /** the answers scored a plain failure here (not a guess, not luck's pass): the policy need not draw them */
+  failed: Set<string>;
+}
+
+/**
+ * The answer candidate that ends the episode with a success here (null when none does or the task
+ * cannot be probed), and the answers scored failures. A verdict that reads only the URL is probed once, with the stop that
+ * answers nothing of its own (`Done`).
+ */
+export async function probeStops<C extends StopCandidate>(
+  env: StopProber,
+  candidates: readonly C[],
+  counts?: StopProbeCounts,
+): Promise<StopProbeResult<C>> {
+  const kind = env.stopProbe;
+  const failed = new Set<string>();
+  if (kind === null) return { found: null, failed };
+  const answers = candidates.filter((c) => c.kind === 'answer');
+  // a verdict that reads only the URL gives every answer one score
+  const tried = kind === 'url' ? answers.filter((c) => c.source === 'done').slice(0, 1) : answers;
+  let best: C | null = null;
+  for (const c of tried) {
+    const probed = await env.probeStop(c.text);
+    if (counts) {
+      counts.probes++;
+      if (probed?.lucky) counts.lucky++;
+      if (probed?.guess) counts.guessable++;
+    }
+    if (!probed?.success) {
+      if (probed && !probed.guess) {
+        failed.add(c.text);
+        // the URL decides alone: every answer fails where Done fails
+        if (kind === 'url') for (const a of answers) failed.add(a.text);
+      }
+      continue;
+    }
+    // a verdict on the URL is about the page itself; an answer needs the task's words beside it,
+    // and a small count among words ("5 comments") needs them in its own row
+    if (kind === 'answer' && (c.evidence === null || (smallCount(c.text) && c.evidence !== 'row'))) {
+      if (counts) counts.unevidenced++;
+      continue;
+    }
+    if (best === null || c.text.length < best.text.length) best = c;
+  }
+  return { found: best, failed };
+}
