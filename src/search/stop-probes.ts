@@ -4,8 +4,8 @@
 // step. A collection episode that probes ends on the first page where an answer succeeds, with the
 // shortest such answer (the most specific; longer ones only add to it). Trying every answer finds
 // the reference by coincidence too ("5 comments" in another post's row), so a success counts only
-// where the answer stands by what the task names (`evidence`), and bare small numbers are never
-// tried (guessable, src/envs/evaluators/stop-probe.ts).
+// where the answer stands by what the task names (`evidence`), and a count under 100 is never
+// tried (smallCount, src/envs/evaluators/stop-probe.ts).
 import { type ProbedStop, smallCount } from '../envs/index.js';
 
 /** What probing needs of an env: BrowserEnv's `stopProbe` and `probeStop`. */
@@ -30,7 +30,7 @@ export interface StopProbeCounts {
   probes: number;
   /** passes that were luck (a list, another number) */
   lucky: number;
-  /** answers left unscored as guesses (a bare small number) */
+  /** counts under 100, left unscored (to the policy) */
   guessable: number;
   /** successes left unkept: the answer stood by nothing the task names */
   unevidenced: number;
@@ -61,23 +61,27 @@ export async function probeStops<C extends StopCandidate>(
   const tried = kind === 'url' ? answers.filter((c) => c.source === 'done').slice(0, 1) : answers;
   let best: C | null = null;
   for (const c of tried) {
+    // a count under 100 is on most pages, often in a block that names the task's subject too (a
+    // project's "Milestones (3)" under its name, for an issue count): left to the policy
+    if (kind === 'answer' && smallCount(c.text)) {
+      if (counts) counts.guessable++;
+      continue;
+    }
     const probed = await env.probeStop(c.text);
     if (counts) {
       counts.probes++;
       if (probed?.lucky) counts.lucky++;
-      if (probed?.guess) counts.guessable++;
     }
     if (!probed?.success) {
-      if (probed && !probed.guess) {
+      if (probed) {
         failed.add(c.text);
         // the URL decides alone: every answer fails where Done fails
         if (kind === 'url') for (const a of answers) failed.add(a.text);
       }
       continue;
     }
-    // a verdict on the URL is about the page itself; an answer needs the task's words beside it,
-    // and a small count among words ("5 comments") needs them in its own row
-    if (kind === 'answer' && (c.evidence === null || (smallCount(c.text) && c.evidence !== 'row'))) {
+    // a verdict on the URL is about the page itself; an answer needs the task's words beside it
+    if (kind === 'answer' && c.evidence === null) {
       if (counts) counts.unevidenced++;
       continue;
     }

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type ArenaSlot, closeSlots, openSlots, readSplit } from '../../src/arena/oracle/index.js';
 import {
-  guessable,
   type Observation,
   observationColumns,
   smallCount,
@@ -65,7 +64,7 @@ test('the price a product page shows is found by probing, and stopping with it s
   const page = candidatesOn(task, observation!);
   const here = counts();
   const { found, failed } = await probeStops(slot.env, page, here);
-  assert.equal(here.probes, page.filter((c) => c.kind === 'answer').length);
+  assert.equal(here.probes + here.guessable, page.filter((c) => c.kind === 'answer').length);
   assert.ok(failed.size > 5, 'the answers that fail are named');
   assert.ok(
     [...failed].every((a) => !a.includes('33.99')),
@@ -81,7 +80,9 @@ test('the price a product page shows is found by probing, and stopping with it s
   assert.equal(record?.answer, '$33.99');
 });
 
-test('a count is left to the policy: a bare small number is never probed', async () => {
+test('a count is left to the policy: no count under 100 is probed, even under the name of what the task asks about', async () => {
+  assert.ok(smallCount('(3)') && smallCount('3') && smallCount('5 comments') && smallCount('page 1'));
+  assert.ok(smallCount('5 out of 5 stars') && !smallCount('$3.99') && !smallCount('3 of 120'));
   const { task, evidence } = taskOf('shop_review_count'); // must_include ["5"]
   await slot.host.reset();
   await slot.env.reset(task, { horizon: 10 });
@@ -94,51 +95,48 @@ test('a count is left to the policy: a bare small number is never probed', async
   const here = counts();
   const { found, failed } = await probeStops(slot.env, page, here);
   assert.ok(here.guessable > 0);
-  assert.ok(!failed.has('5'), 'a guess left unscored is left to the policy');
-  assert.ok(found === null || !/^\d{1,2}$/.test(found.text), `a guess was kept: ${found?.text}`);
+  assert.ok(!failed.has('5'), 'a count left unscored is left to the policy');
+  assert.equal(found, null);
   await slot.env.abandon();
-});
-
-test("a project's milestone count under the project's heading is no answer to an issue count", async () => {
-  // "How many issues in pixelforge/auth-service … are assigned to …?" starts on the project page,
-  // whose "Milestones (3)" stands under the project's name: a number in brackets is a bare number
-  assert.ok(guessable('(3)') && guessable('3') && !guessable('$3.99') && !guessable('3 comments'));
-  assert.ok(smallCount('5 comments') && smallCount('page 1') && !smallCount('$33.99'));
+  // "How many issues in pixelforge/auth-service … assigned to …?" starts on the project page, whose
+  // "Milestones (3)" stands in a block under the project's name
   for (const r of raw
     .filter((t) => t.miniarena.template === 'tracker_count_assignee_milestone')
     .slice(0, 4)) {
-    const task = slot.tasks.get(String(r.task_id))!;
+    const t = slot.tasks.get(String(r.task_id))!;
     await slot.host.reset();
-    const first = await slot.env.reset(task, { horizon: 10 });
-    const { found } = await probeStops(slot.env, candidatesOn(task, first), counts());
-    assert.equal(found, null, `${task.intent}: ${found?.text}`);
+    const first = await slot.env.reset(t, { horizon: 10 });
+    const probed = await probeStops(slot.env, candidatesOn(t, first), counts());
+    assert.equal(probed.found, null, `${t.intent}: ${probed.found?.text}`);
     await slot.env.abandon();
   }
 });
 
-test("a comment count in another post's row is a coincidence, the one beside the post an answer", async () => {
-  // forum list pages show "N comments" in every post's row: the reference count is often in
-  // another post's row, and the post asked about is on the page for some tasks only
+test("an author in another post's row is a coincidence; beside the post, an answer", async () => {
+  // forum list pages name each post's author: the author asked about often wrote another post there
   let coincidences = 0;
   let answers = 0;
-  for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_comment_count').slice(0, 8)) {
+  for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_author').slice(0, 8)) {
     const task = slot.tasks.get(String(r.task_id))!;
+    const author = r.eval.reference_answers!.must_include![0]!;
     await slot.host.reset();
     const first = await slot.env.reset(task, { horizon: 10 });
-    const page = candidatesOn(task, first);
     const here = counts();
-    const { found } = await probeStops(slot.env, page, here);
-    if (found === null && here.unevidenced > 0) coincidences++;
-    if (found !== null) {
+    const atStart = await probeStops(slot.env, candidatesOn(task, first), here);
+    if (atStart.found === null && here.unevidenced > 0) coincidences++;
+    const post = r.miniarena.evidence_urls[0]!.replace('__REDDIT__', slot.host.placeholders.__REDDIT__);
+    const { observation } = await slot.env.step({ type: 'goto', url: post });
+    const { found } = await probeStops(slot.env, candidatesOn(task, observation!), counts());
+    if (found) {
       answers++;
-      assert.equal(found.evidence, 'row');
-      const title = /"([^"]+)"/.exec(task.intent)?.[1] ?? '';
-      assert.ok(first.text.includes(title), `the post "${title}" is on the page`);
+      assert.notEqual(found.evidence, null);
+      assert.equal(found.text.toLowerCase(), author.toLowerCase());
     }
     await slot.env.abandon();
   }
-  assert.ok(coincidences > 0, 'some start page shows the count only in other rows');
-  assert.ok(answers > 0, 'some start page shows the post and its count');
+  assert.ok(coincidences > 0, 'some start page names the author only in another post');
+  // (one post's title, measured once, is not quoted whole by its task's words)
+  assert.ok(answers >= 6, `a post's own page answers (${answers} of 8)`);
 });
 
 test('a verdict on the URL alone is probed once, and passes only at the page it names', async () => {

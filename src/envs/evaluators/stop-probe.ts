@@ -15,8 +15,6 @@ export interface ProbedStop {
   success: boolean;
   /** why a must_include pass is luck, not an answer (it is then no success) */
   lucky?: string;
-  /** why the answer was not scored: it would pass on too many pages to tell anything (guessable) */
-  guess?: string;
 }
 
 /**
@@ -32,29 +30,21 @@ export function stopProbeKind(task: Task): 'answer' | 'url' | null {
 }
 
 /**
- * Why an answer is a guess wherever it stands: a bare number under 100, brackets aside ("3",
- * "(3)"). Nearly every page shows small numbers (a project's 3 milestones, a post's 5 comments),
- * so trying each would find the count a task asks for on pages that do not answer it. Probes leave
- * such answers to the policy.
+ * Whether an answer's numbers are all counts under 100: "3", "(3)", "5 comments", "page 1",
+ * "5 out of 5 stars". Nearly every page shows small numbers (a project's 3 milestones, another
+ * post's 5 comments, a rating), so a probe that tries each finds the count a task asks for on
+ * pages that do not answer it, even under the name of what the task asks about. Probes leave such
+ * answers to the policy (src/search/stop-probes.ts).
  */
-export function guessable(answer: string): string | undefined {
-  return /^[^\p{L}\p{N}]*\d{1,2}[^\p{L}\p{N}]*$/u.test(answer)
-    ? `a bare number under 100 (${answer.trim()}) is on most pages`
-    : undefined;
-}
-
-/** Whether an answer's only number is a small count among words ("5 comments", "page 1"). */
 export function smallCount(answer: string): boolean {
   const numbers = answer.match(/\d+(?:[.,]\d+)*/g) ?? [];
-  return numbers.length === 1 && /^\d{1,2}$/.test(numbers[0]!);
+  return numbers.length > 0 && numbers.every((n) => /^\d{1,2}$/.test(n));
 }
 
 /** The verdict of stopping with `answer` at `url`, for a task stopProbeKind accepts. */
 export async function probeStop(task: Task, answer: string, url: string): Promise<ProbedStop> {
   const ev = task.eval;
   if (!ev || stopProbeKind(task) === null) throw new Error(`task ${task.id}: its verdict cannot be probed`);
-  const guess = stopProbeKind(task) === 'answer' ? guessable(answer) : undefined;
-  if (guess) return { success: false, guess };
   for (const kind of ev.eval_types) {
     if (kind === 'url_match') {
       if (urlMatch(url, ev.reference_url ?? '', ev.url_note).score !== 1) return { success: false };
