@@ -106,6 +106,12 @@ test('collection search keys default to TTI and name a bad value', () => {
   assert.equal(on.collect.search_budget, 40);
   assert.throws(() => loadConfig(file, ['collect.search=mcts']), /key 'collect.search': got "mcts"/);
   assert.throws(() => loadConfig(file, ['collect.search_burst=0']), /key 'collect.search_burst': got 0/);
+  assert.equal(loadConfig(file).collect.stop_probes, false, "TTI's episodes: only the policy stops");
+  assert.equal(loadConfig(file, ['collect.stop_probes=true']).collect.stop_probes, true);
+  assert.throws(
+    () => loadConfig(file, ['collect.stop_probes=often']),
+    /key 'collect.stop_probes': got "often"/,
+  );
 });
 
 test('test-time search keys default to greedy eval and name a bad value', () => {

@@ -83,6 +83,7 @@ test('the price a product page shows is found by probing, and stopping with it s
 test('a count is left to the policy: no count under 100 is probed, even under the name of what the task asks about', async () => {
   assert.ok(smallCount('(3)') && smallCount('3') && smallCount('5 comments') && smallCount('page 1'));
   assert.ok(smallCount('5 out of 5 stars') && !smallCount('$3.99') && !smallCount('3 of 120'));
+  assert.ok(!smallCount('WittyRaven4'), "a name's digits are no count");
   const { task, evidence } = taskOf('shop_review_count'); // must_include ["5"]
   await slot.host.reset();
   await slot.env.reset(task, { horizon: 10 });

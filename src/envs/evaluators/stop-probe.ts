@@ -37,7 +37,8 @@ export function stopProbeKind(task: Task): 'answer' | 'url' | null {
  * answers to the policy (src/search/stop-probes.ts).
  */
 export function smallCount(answer: string): boolean {
-  const numbers = answer.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  // numbers standing alone: the digits of a name ("WittyRaven4") are no count
+  const numbers = answer.match(/(?<![\p{L}\d.,])\d+(?:[.,]\d+)*(?![\p{L}\d])/gu) ?? [];
   return numbers.length > 0 && numbers.every((n) => /^\d{1,2}$/.test(n));
 }
 
