@@ -78,6 +78,18 @@ export function renderRun(
         `${sum('searchDiverged')} replays diverged${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
     );
   }
+  // Stop probes while collecting (collect.stop_probes): answers scored, and what was kept or refused.
+  const probing = envs.filter(
+    (w) => (w.counters.stopProbes ?? 0) + (w.counters.stopProbesGuessable ?? 0) > 0,
+  );
+  if (probing.length > 0) {
+    const sum = (key: string) => probing.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
+    lines.push(
+      `probes    ${sum('stopProbes')} answers scored   ${sum('stopProbeHits')} successes kept   ` +
+        `refused: ${sum('stopProbesUnevidenced')} beside nothing the task names, ${sum('stopProbesLucky')} lucky, ` +
+        `${sum('stopProbesGuessable')} counts left to the policy`,
+    );
+  }
   // A run that listens: who joined from other machines, and the connections refused at the gate.
   const remote = snapshot.remote;
   if (remote !== undefined) {

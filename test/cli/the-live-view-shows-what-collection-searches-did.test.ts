@@ -1,5 +1,5 @@
 // The live view (train, attach) sums the env workers' search counters and shows the searches in
-// flight; a run without search shows no search line.
+// flight, and what stop probes scored, kept and refused; a run without either shows neither line.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderRun } from '../../src/cli/console-view.js';
@@ -67,4 +67,24 @@ test('a run that does not search shows no search line', () => {
     previous: null,
   });
   assert.ok(!text.split('\n').some((l) => l.startsWith('search')), text);
+  assert.ok(!text.split('\n').some((l) => l.startsWith('probes')), text);
+});
+
+test('the probes line sums answers scored, successes kept and the passes refused, by why', () => {
+  const probed = (probes: number, hits: number, unevidenced: number, lucky: number, counts: number) => ({
+    stopProbes: probes,
+    stopProbeHits: hits,
+    stopProbesUnevidenced: unevidenced,
+    stopProbesLucky: lucky,
+    stopProbesGuessable: counts,
+  });
+  const text = renderRun(
+    snapshot([worker('env-0', probed(400, 3, 2, 1, 30), {}), worker('env-1', probed(100, 1, 0, 0, 5), {})]),
+    [],
+    { iterations: 10, previous: null },
+  );
+  const line = text.split('\n').find((l) => l.startsWith('probes'));
+  assert.ok(line, text);
+  assert.match(line, /500 answers scored {3}4 successes kept/);
+  assert.match(line, /2 beside nothing the task names, 1 lucky, 35 counts left to the policy/);
 });
