@@ -167,6 +167,8 @@ export const envRole: RoleMain = async (ctx) => {
   });
 
   recordOwnBrowsers();
+  if (ctx.config.collect.stop_probes && ctx.config.collect.search !== 'none')
+    ctx.log.info('collect.stop_probes applies to episodes only: a branch search does not probe stops');
 
   const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, ctx.rejected, ctx.tuning);
   taskChannel.connect(ctx.endpoints.tasks);
