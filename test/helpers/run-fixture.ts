@@ -45,12 +45,15 @@ export function listeningTrainArgs(runDir: string, address: string, sets: readon
     '--detach',
     '--listen',
     address,
-    ...sets.flatMap((s) => ['--set', s]),
+    ...['collect.stop_probes=false', ...sets].flatMap((s) => ['--set', s]),
   ];
 }
 
 /** Settings that keep a test run small and quick to fail over. */
 export const SMALL_RUN = [
+  // the runs here test the loop's machinery on TTI's episodes, scripted or any-answer; stop probes
+  // (on in configs/miniarena.yaml) are tested on their own (test/search/probing-stops-…)
+  'collect.stop_probes=false',
   'workers.env=1',
   'workers.inference=1',
   'workers.replay=1',
