@@ -314,8 +314,9 @@ export const CollectConfig = z
      * On every page of a collection episode, score each answer the page offers as if the episode
      * stopped with it, where the task's verdict reads only the answer and the URL (string_match
      * without a judge, url_match; src/envs/evaluators/stop-probe.ts); the first page where one
-     * succeeds ends the episode with it (the shortest such answer). Probes are evaluator calls,
-     * not env steps; a lucky pass is no success. Off: TTI's episodes, where only the policy stops.
+     * succeeds ends the episode with it (the shortest such answer). A pass counts only beside what
+     * the task names (src/model/evidence.ts), never for a count under 100, never by luck. Probes are
+     * evaluator calls, not env steps. Off: TTI's episodes, where only the policy stops.
      */
     stop_probes: z.boolean().default(false),
   })

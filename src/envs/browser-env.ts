@@ -646,7 +646,7 @@ export class BrowserEnv {
    */
   async probeStop(answer: string): Promise<ProbedStop | null> {
     const ep = this.episode;
-    if (!ep || this.config.hooks?.score || stopProbeKind(ep.task) === null) return null;
+    if (!ep || this.stopProbe === null) return null;
     const url = ep.session.current.isClosed() ? ep.observation.url : ep.session.current.url();
     return probeStop(ep.task, answer, url);
   }

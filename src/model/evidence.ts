@@ -5,13 +5,12 @@
 // "5 comments" in another post's row, or a count in a sidebar, does not. Collection's stop probes
 // (src/search/stop-probes.ts) keep only such answers: trying every answer of a page finds the
 // reference by coincidence on pages that do not answer the task.
-import { type Candidate, treeOf } from './candidates.js';
-import { encodeObservation, SCALAR_SIZE, SCALARS } from './encode.js';
+import { treeOf } from './candidates.js';
+import { SCALAR_SIZE, SCALARS } from './encode.js';
+import { featuresOf, type PolicyFeatures } from './features.js';
 import type { PolicyInput } from './types.js';
 
 const INSIDE = SCALARS.indexOf('context_inside_task');
-/** bag buckets do not change the facts read here; few keep the encoding cheap */
-const BUCKETS = 1024;
 /** how far up a section may start above the answer */
 const SECTION_LEVELS = 3;
 
@@ -23,9 +22,14 @@ const words = (text: string): string =>
 
 export type Evidence = 'row' | 'section' | null;
 
-/** The page's candidate actions, each with how near it stands to what the task names. */
-export function candidatesWithEvidence(input: PolicyInput): (Candidate & { evidence: Evidence })[] {
-  const e = encodeObservation(input, { buckets: BUCKETS });
+/**
+ * The page's candidate actions, each with how near it stands to what the task names; from the
+ * page's features when the caller has them (an env worker sends them with its act request).
+ */
+export function candidatesWithEvidence(
+  input: PolicyInput,
+  features: Pick<PolicyFeatures, 'candidates' | 'scalars'> = featuresOf(input),
+): (PolicyFeatures['candidates'][number] & { evidence: Evidence })[] {
   const { nodes } = input;
   const tree = treeOf(nodes);
   const task = ` ${words(input.intent)} `;
@@ -40,9 +44,13 @@ export function candidatesWithEvidence(input: PolicyInput): (Candidate & { evide
     }
     return false;
   };
-  return e.candidates.map((c, k) => ({
+  return features.candidates.map((c, k) => ({
     ...c,
     evidence:
-      e.scalars[k * SCALAR_SIZE + INSIDE]! > 0 ? 'row' : c.node >= 0 && headed(c.node) ? 'section' : null,
+      features.scalars[k * SCALAR_SIZE + INSIDE]! > 0
+        ? 'row'
+        : c.node >= 0 && headed(c.node)
+          ? 'section'
+          : null,
   }));
 }

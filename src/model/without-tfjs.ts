@@ -1,7 +1,6 @@
 // The model's API that loads no TensorFlow.js (index.ts does, ≈40 MB and 0.6 s of CPU a process):
 // what an env worker sends with each act request (its trail, the page's features), and the
 // checkpoint store's bookkeeping.
-export { buildCandidates } from './candidates.js';
 export { CheckpointStore } from './checkpoint-store.js';
 export { candidatesWithEvidence } from './evidence.js';
 export { featuresOf, type PolicyFeatures } from './features.js';

@@ -25,6 +25,7 @@ import {
   actionSignature,
   candidatesWithEvidence,
   featuresOf,
+  type PolicyFeatures,
   type TrailStep,
 } from '../../model/without-tfjs.js';
 import {
@@ -318,11 +319,13 @@ export const envRole: RoleMain = async (ctx) => {
     observation: Observation,
     taken: readonly Taken[],
     rollout = 0,
-    failedAnswers: ReadonlySet<string> = new Set(),
+    probed: { failed: ReadonlySet<string>; features: PolicyFeatures } | null = null,
   ): Promise<Decision> => {
     const { request, frames } = requestOf(assignment, context, observation, taken, rollout);
     const { episodeId: actingAs, step } = request;
-    let features = featurizeHere ? featuresOf(policyInputOf(request)) : undefined;
+    // a stop probe on this page has encoded it already
+    let features = featurizeHere ? (probed?.features ?? featuresOf(policyInputOf(request))) : undefined;
+    const failedAnswers = probed?.failed ?? new Set<string>();
     // answers a stop probe scored failures here are not drawn while another action is left
     if (features && failedAnswers.size > 0) {
       const answers = features.candidates.flatMap((c, i) =>
@@ -356,7 +359,8 @@ export const envRole: RoleMain = async (ctx) => {
   /**
    * Every answer the page offers, scored as if the episode stopped with it (collect.stop_probes,
    * src/search/stop-probes.ts): the action ending the episode with the shortest that succeeds (or
-   * null), and the answers that failed.
+   * null), the answers that failed, and the page's features (decide reuses them); null where the
+   * task cannot be probed.
    */
   const probeCounts: StopProbeCounts = { probes: 0, lucky: 0, guessable: 0, unevidenced: 0 };
   const stopHere = async (
@@ -364,26 +368,24 @@ export const envRole: RoleMain = async (ctx) => {
     context: EpisodeContext,
     observation: Observation,
     taken: readonly Taken[],
-  ): Promise<{ decision: Decision | null; failed: ReadonlySet<string> }> => {
-    if (env.stopProbe === null) return { decision: null, failed: new Set() };
+  ): Promise<{ decision: Decision | null; failed: ReadonlySet<string>; features: PolicyFeatures } | null> => {
+    if (env.stopProbe === null) return null;
     const { request } = requestOf(assignment, context, observation, taken, 0);
-    const { found, failed } = await probeStops(
-      env,
-      candidatesWithEvidence(policyInputOf(request)),
-      probeCounts,
-    );
+    const input = policyInputOf(request);
+    const features = featuresOf(input);
+    const { found, failed } = await probeStops(env, candidatesWithEvidence(input, features), probeCounts);
     ctx.counters.stopProbes = probeCounts.probes;
     ctx.counters.stopProbesLucky = probeCounts.lucky;
     ctx.counters.stopProbesGuessable = probeCounts.guessable;
     ctx.counters.stopProbesUnevidenced = probeCounts.unevidenced;
-    if (found === null) return { decision: null, failed };
+    if (found === null) return { decision: null, failed, features };
     count('stopProbeHits');
     const decision = {
       reply: `Thought: stopping here with this answer was scored a success before it was taken.\nAction: ${found.action}`,
       // the answer is the search's, acting under the policy that chose the way here
       policyVersion: taken[taken.length - 1]?.policyVersion ?? 0,
     };
-    return { decision, failed };
+    return { decision, failed, features };
   };
 
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
@@ -470,7 +472,7 @@ export const envRole: RoleMain = async (ctx) => {
       while (observation !== null) {
         const probed = probing ? await stopHere(assignment, context, observation, taken) : null;
         const decision =
-          probed?.decision ?? (await decide(assignment, context, observation, taken, 0, probed?.failed));
+          probed?.decision ?? (await decide(assignment, context, observation, taken, 0, probed));
         taken.push({ observation, ...decision });
         const result = await step(decision.reply, decision.policyVersion);
         observation = result.observation;
