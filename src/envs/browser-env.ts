@@ -11,7 +11,8 @@ import type { EpisodeHooks } from './episode-hooks.js';
 import { type EvaluationInput, evaluateTask } from './evaluators/evaluate.js';
 import type { Judge } from './evaluators/judge.js';
 import type { ProgramHtmlHelpers } from './evaluators/program-html.js';
-import { type ProbedStop, probeStop, stopProbeKind } from './evaluators/stop-probe.js';
+import { programHtmlTarget } from './evaluators/program-html.js';
+import { type ProbedStop, probeStop, type StopProbeKind, stopProbeKind } from './evaluators/stop-probe.js';
 import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
 import { RECHECK_NOTE } from './notes.js';
 import type { ElementRef } from './observation/ax-tree.js';
@@ -158,6 +159,12 @@ interface Episode {
   lastAnswer: string | null;
   blocked: string[];
   startedAt: number;
+  /**
+   * The last state probe's verdict, until an action that can change a site's state (a click,
+   * typing, a key, a selection): scrolling, going back and waiting change none, so they need no
+   * second tab.
+   */
+  probedState: boolean | null;
 }
 
 /**
@@ -279,6 +286,7 @@ export class BrowserEnv {
         lastAnswer: null,
         blocked,
         startedAt,
+        probedState: null,
       };
       return obs.observation;
     } catch (e) {
@@ -446,6 +454,7 @@ export class BrowserEnv {
           // Navigations get a little less than the step so a slow server is a failed action (a
           // note), while only a tab that stops answering reaches the step's own timeout.
           const deadline = started + budget;
+          if (STATE_CHANGING.has(action.type)) ep.probedState = null;
           await executeAction(ep.session, ep.elements, action, {
             typing: this.config.typing ?? 'keys',
             timeoutMs: Math.max(100, budget - Math.min(1000, budget / 4)),
@@ -641,18 +650,51 @@ export class BrowserEnv {
 
   /**
    * What the running episode's task would score if it stopped now with `answer`, without stopping
-   * (evaluators/stop-probe.ts): null where the verdict reads more than the answer and the URL (a
-   * page's own score, program_html, a judge), or when no episode runs.
+   * (evaluators/stop-probe.ts): null where the verdict reads what a stop changes or costs a judge
+   * (a page's own score, program_html of the last page, fuzzy_match), or when no episode runs.
+   * program_html on pages it names is scored in a second tab of the episode's context, closed
+   * after: the episode's own page is not touched.
    */
   async probeStop(answer: string): Promise<ProbedStop | null> {
     const ep = this.episode;
-    if (!ep || this.stopProbe === null) return null;
+    const kind = this.stopProbe;
+    if (!ep || kind === null) return null;
+    if (kind === 'state') {
+      ep.probedState ??= await this.probeState(ep);
+      return { success: ep.probedState };
+    }
     const url = ep.session.current.isClosed() ? ep.observation.url : ep.session.current.url();
     return probeStop(ep.task, answer, url);
   }
 
-  /** How a stop of the running episode's task can be probed (probeStop): by its answer, by the URL alone, or not. */
-  get stopProbe(): 'answer' | 'url' | null {
+  /** Whether every program_html target of the running task passes now, read in a second tab. */
+  private async probeState(ep: Episode): Promise<boolean> {
+    const side = await ep.session.context.newPage();
+    try {
+      for (const target of ep.task.eval?.program_html ?? []) {
+        const r = await programHtmlTarget(side, target, {
+          helpers: this.config.helpers,
+          navigationTimeoutMs: this.config.loadCapMs,
+          settle: async (page, capMs) => {
+            if (!(await ep.session.settle(capMs, this.config.quietMs, page))) await ep.session.stopLoading();
+          },
+        });
+        // the product over targets: the first that fails decides
+        if (r.score !== 1) return false;
+      }
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await side.close().catch(() => {});
+    }
+  }
+
+  /**
+   * How a stop of the running episode's task can be probed (probeStop): by its answer, by the URL
+   * alone, by the sites' state, or not.
+   */
+  get stopProbe(): StopProbeKind | null {
     const ep = this.episode;
     if (!ep || this.config.hooks?.score) return null;
     return stopProbeKind(ep.task);
@@ -672,6 +714,9 @@ export class BrowserEnv {
     await this.browser.close().catch(() => {});
   }
 }
+
+/** Actions that can change what a site stores (a form's submit, a vote, a key that submits). */
+const STATE_CHANGING = new Set<Action['type']>(['click', 'type', 'select_option', 'press', 'hover']);
 
 /** The element an action names, from the observation the action was chosen on. */
 function actedElement(observation: Observation, id: string): ActedElement | null {

@@ -18,7 +18,13 @@ export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
 export { luckyPass, luckySubstring } from './evaluators/lucky.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
-export { type ProbedStop, probeStop, smallCount, stopProbeKind } from './evaluators/stop-probe.js';
+export {
+  type ProbedStop,
+  probeStop,
+  type StopProbeKind,
+  smallCount,
+  stopProbeKind,
+} from './evaluators/stop-probe.js';
 export { type StringMatchResult, stringMatch } from './evaluators/string-match.js';
 export {
   combineVerdicts,

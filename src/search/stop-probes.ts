@@ -1,16 +1,17 @@
 // Search over the stop action alone (`collect.stop_probes`). Where a task's verdict reads only the
-// answer and the URL (src/envs/evaluators/stop-probe.ts), stopping changes nothing it reads, so
+// answer and the URL, or only the sites' state (src/envs/evaluators/stop-probe.ts), stopping
+// changes nothing it reads, so
 // every answer a page offers can be scored without going back: a search whose branches cost no env
 // step. A collection episode that probes ends on the first page where an answer succeeds, with the
 // shortest such answer (the most specific; longer ones only add to it). Trying every answer finds
 // the reference by coincidence too ("5 comments" in another post's row), so a success counts only
 // where the answer stands by what the task names (`evidence`), and a count under 100 is never
 // tried (smallCount, src/envs/evaluators/stop-probe.ts).
-import { type ProbedStop, smallCount } from '../envs/index.js';
+import { type ProbedStop, type StopProbeKind, smallCount } from '../envs/index.js';
 
 /** What probing needs of an env: BrowserEnv's `stopProbe` and `probeStop`. */
 export interface StopProber {
-  readonly stopProbe: 'answer' | 'url' | null;
+  readonly stopProbe: StopProbeKind | null;
   probeStop(answer: string): Promise<ProbedStop | null>;
 }
 
@@ -45,8 +46,8 @@ export interface StopProbeResult<C> {
 
 /**
  * The answer candidate that ends the episode with a success here (null when none does or the task
- * cannot be probed), and the answers scored failures. A verdict that reads only the URL is probed once, with the stop that
- * answers nothing of its own (`Done`).
+ * cannot be probed), and the answers scored failures. A verdict that reads only the URL or the
+ * state is probed once, with the stop that answers nothing of its own (`Done`).
  */
 export async function probeStops<C extends StopCandidate>(
   env: StopProber,
@@ -57,8 +58,8 @@ export async function probeStops<C extends StopCandidate>(
   const failed = new Set<string>();
   if (kind === null) return { found: null, failed };
   const answers = candidates.filter((c) => c.kind === 'answer');
-  // a verdict that reads only the URL gives every answer one score
-  const tried = kind === 'url' ? answers.filter((c) => c.source === 'done').slice(0, 1) : answers;
+  // a verdict that reads only the URL, or only the sites' state, gives every answer one score
+  const tried = kind === 'answer' ? answers : answers.filter((c) => c.source === 'done').slice(0, 1);
   let best: C | null = null;
   for (const c of tried) {
     // a count under 100 is on most pages, often in a block that names the task's subject too (a
@@ -75,12 +76,12 @@ export async function probeStops<C extends StopCandidate>(
     if (!probed?.success) {
       if (probed) {
         failed.add(c.text);
-        // the URL decides alone: every answer fails where Done fails
-        if (kind === 'url') for (const a of answers) failed.add(a.text);
+        // the URL or the state decides alone: every answer fails where Done fails
+        if (kind !== 'answer') for (const a of answers) failed.add(a.text);
       }
       continue;
     }
-    // a verdict on the URL is about the page itself; an answer needs the task's words beside it
+    // a verdict on the URL or the state is about what the episode did; an answer needs the task's words beside it
     if (kind === 'answer' && c.evidence === null) {
       if (counts) counts.unevidenced++;
       continue;
