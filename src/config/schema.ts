@@ -305,20 +305,33 @@ export const CollectConfig = z
     search_burst: PositiveInt.default(5),
     /**
      * how a search draws the page to go back to: visits (Go-Explore's counts: seldom chosen, seldom
-     * seen) or value (those weights times exp((V − best V) / search_value_temperature), V the
-     * critic's estimate the inference worker sends with each action; train it with learner.algorithm awr)
+     * seen), value (those weights times exp((V − best V) / search_value_temperature), V the
+     * critic's estimate the inference worker sends with each action; train it with learner.algorithm
+     * awr) or progress (the same with P, the share of the task's content words the way there acted
+     * on or typed plus the share the page shows, 0–2: needs no training; temperature
+     * search_progress_temperature)
      */
-    search_rank: z.enum(['visits', 'value']).default('visits'),
+    search_rank: z.enum(['visits', 'value', 'progress']).default('visits'),
     search_value_temperature: z.number().positive().default(0.1),
+    search_progress_temperature: z.number().positive().default(0.1),
     /**
      * On every page of a collection episode, score each answer the page offers as if the episode
      * stopped with it, where the task's verdict reads only the answer and the URL (string_match
      * without a judge, url_match; src/envs/evaluators/stop-probe.ts); the first page where one
      * succeeds ends the episode with it (the shortest such answer). A pass counts only beside what
      * the task names (src/model/evidence.ts), never for a count under 100, never by luck. Probes are
-     * evaluator calls, not env steps. Off: TTI's episodes, where only the policy stops.
+     * evaluator calls, not env steps. A branch search probes too, in every rollout. Off: TTI's
+     * episodes, where only the policy stops.
      */
     stop_probes: z.boolean().default(false),
+    /**
+     * With stop_probes, probe tasks whose verdict reads only the sites' state too (program_html on
+     * pages it names), in a second tab of the episode, after each action that can change a site: a
+     * state that passes ends the episode with a stop, and where it fails no stop is drawn, so the
+     * episode acts on. Off by default: on MiniArena from random init it found no action task in
+     * 4 quick-preset iterations and made each 2–3× slower (experiments/action-tasks).
+     */
+    state_probes: z.boolean().default(false),
   })
   .prefault({});
 
@@ -430,6 +443,12 @@ export const Config = z
           "env.suite webarena runs WebArena's own containers: set webarena_host, or use env.suite auto " +
           '(or miniarena) for the embedded sites. A run directory written by tti before suites were ' +
           'plug-ins says webarena where it meant MiniArena: resume it with --set env.suite=auto',
+      });
+    if (config.collect.state_probes && !config.collect.stop_probes)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['collect', 'state_probes'],
+        message: 'state probes are stop probes of program_html tasks: set collect.stop_probes true too',
       });
     // Remote workers reach a run only through its listening sockets.
     for (const role of ['env', 'inference'] as const) {

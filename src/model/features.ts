@@ -12,6 +12,7 @@ import {
   encodeObservation,
   OBSERVATION_BAGS,
   OBSERVATION_SCALAR_SIZE,
+  OBSERVATION_SCALARS,
   SCALAR_SIZE,
   TOKEN_FLAG_SIZE,
 } from './encode.js';
@@ -75,6 +76,20 @@ export function featuresOf(input: PolicyInput, buckets = DEFAULT_BUCKETS): Polic
     observationScalars: Array.from(e.observationScalars),
     excluded: [...redundantActions(e.candidates, input)],
   };
+}
+
+const TASK_IN_HISTORY = OBSERVATION_SCALARS.indexOf('task_in_history');
+const TASK_ON_PAGE = OBSERVATION_SCALARS.indexOf('task_on_page');
+
+/**
+ * How far the task looks done, by what knows no suite: the share of the task's content words the
+ * way here acted on or typed, plus the share the page shows (0–2). A search ranks the pages it
+ * found by it (collect.search_rank: progress) before any critic is trained.
+ */
+export function taskProgress(features: Pick<PolicyFeatures, 'observationScalars'>): number {
+  return (
+    (features.observationScalars[TASK_IN_HISTORY] ?? 0) + (features.observationScalars[TASK_ON_PAGE] ?? 0)
+  );
 }
 
 export class FeaturesError extends Error {

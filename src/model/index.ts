@@ -46,7 +46,7 @@ export {
   SCALARS,
 } from './encode.js';
 export { candidatesWithEvidence } from './evidence.js';
-export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
+export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures, taskProgress } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export { imitatedSteps, overwrittenEdits } from './overwritten.js';
 export {

@@ -3,6 +3,6 @@
 // checkpoint store's bookkeeping.
 export { CheckpointStore } from './checkpoint-store.js';
 export { candidatesWithEvidence } from './evidence.js';
-export { featuresOf, type PolicyFeatures } from './features.js';
+export { featuresOf, type PolicyFeatures, taskProgress } from './features.js';
 export { actionSignature } from './trail.js';
 export type { PolicyInput, TrailStep } from './types.js';

@@ -18,7 +18,7 @@ import {
   replayStepOf,
   type StepResult,
 } from '../envs/index.js';
-import { CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';
+import { type Cell, CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';
 
 /** One step of a rollout as the policy saw it. */
 export interface Taken {
@@ -35,6 +35,8 @@ export interface Taken {
 export interface Decision {
   reply: string;
   policyVersion: number;
+  /** the action as a later load of the page knows it (role and name, not id): what `avoid` names */
+  signature?: string;
   /** the critic's estimate of the episode's reward from the page acted on (absent: no critic) */
   value?: number;
   /** the log-probability of the chosen action under the distribution it was drawn from */
@@ -80,8 +82,13 @@ export interface BranchSearchOptions {
   /** Starts rollout `k` on a freshly reset host; returns its first page. */
   start(k: number): Promise<Observation>;
   step(action: Action | string, policyVersion: number): Promise<StepResult>;
-  /** The policy's action on `observation`, after the rollout's earlier steps. */
-  act(observation: Observation, taken: readonly Taken[]): Promise<Decision>;
+  /**
+   * The policy's action on `observation`, after the rollout's earlier steps; not one of `avoid`
+   * (signatures) while another action is left.
+   */
+  act(observation: Observation, taken: readonly Taken[], avoid?: ReadonlySet<string>): Promise<Decision>;
+  /** How far the task looks done on `observation` reached after `taken` (rank 'progress' reads it). */
+  progress?(observation: Observation, taken: readonly Taken[]): number;
   /** Called after each rollout (the live view's counters). */
   onRollout?(stats: SearchStats): void;
 }
@@ -139,9 +146,12 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     const taken: Taken[] = [];
     const path: PathStep[] = [];
     let acting = o.horizon;
-    if (k === 0) archive.reach(observation, path);
+    // a burst goes back to a cell and starts with an action no earlier burst from it started with
+    let from: Cell | null = null;
+    if (k === 0) archive.reach(observation, path, o.progress?.(observation, taken));
     else {
       const cell = archive.choose(o.horizon - 1, o.random, o.rank);
+      from = cell;
       if (cell === null || cell.path.length >= left()) break;
       let arrived = true;
       for (const recorded of cell.path) {
@@ -175,7 +185,9 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
       acting = pick === 'success' ? o.burst : o.horizon - path.length;
     }
     for (let a = 0; a < acting && left() > 0; a++) {
-      const decision = await o.act(observation, taken);
+      const first = a === 0 && from !== null && pick === 'success';
+      const decision = await o.act(observation, taken, first ? from!.tried : undefined);
+      if (first && decision.signature !== undefined) from!.tried.add(decision.signature);
       if (decision.value !== undefined) archive.rate(observation, decision.value);
       taken.push({
         observation,
@@ -205,7 +217,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
         break;
       }
       observation = result.observation;
-      archive.reach(observation, path);
+      archive.reach(observation, path, o.progress?.(observation, taken));
     }
     stats.cells = archive.size;
     stats.deepest = archive.deepest();

@@ -108,6 +108,15 @@ test('collection search keys default to TTI and name a bad value', () => {
   assert.throws(() => loadConfig(file, ['collect.search_burst=0']), /key 'collect.search_burst': got 0/);
   assert.equal(loadConfig(file).collect.stop_probes, false, "TTI's episodes: only the policy stops");
   assert.equal(loadConfig(file, ['collect.stop_probes=true']).collect.stop_probes, true);
+  assert.equal(loadConfig(file).collect.state_probes, false);
+  assert.equal(
+    loadConfig(file, ['collect.stop_probes=true', 'collect.state_probes=true']).collect.state_probes,
+    true,
+  );
+  assert.throws(
+    () => loadConfig(file, ['collect.state_probes=true']),
+    /collect\.state_probes.*set collect\.stop_probes true too/s,
+  );
   assert.throws(
     () => loadConfig(file, ['collect.stop_probes=often']),
     /key 'collect.stop_probes': got "often"/,
@@ -164,10 +173,15 @@ test('task sampling defaults to uniform and names a bad value', () => {
   assert.throws(() => loadConfig(file, ['task_sampling=greedy']), /key 'task_sampling': got "greedy"/);
 });
 
-test('a search ranks its pages by visits unless told to by value, and a bad rank is named', () => {
+test('a search ranks its pages by visits unless told to by value or progress, and a bad rank is named', () => {
   const file = write('search-rank.yaml', '');
   assert.equal(loadConfig(file).collect.search_rank, 'visits');
   assert.equal(loadConfig(file, ['collect.search_rank=value']).collect.search_rank, 'value');
+  assert.equal(loadConfig(file, ['collect.search_rank=progress']).collect.search_rank, 'progress');
+  assert.throws(
+    () => loadConfig(file, ['collect.search_progress_temperature=-1']),
+    /key 'collect.search_progress_temperature': got -1/,
+  );
   assert.throws(
     () => loadConfig(file, ['collect.search_rank=mcts']),
     /key 'collect.search_rank': got "mcts"/,

@@ -1,12 +1,14 @@
 // Search while collecting (src/search) on MiniWoB++-protocol stand-in pages in real Chromium, with
 // a uniform choice among the untrained policy's candidates as the policy: at the same env-step
 // budget, going back to pages found earlier finds successes on multi-step tasks where episodes
-// from the start (the same budget spent on whole rollouts) find fewer; and a success is a whole
-// episode from the task's start, its replayed prefix included.
+// from the start (the same budget spent on whole rollouts) find fewer; a success is a whole
+// episode from the task's start, its replayed prefix included; and a burst from a page gone back
+// to starts with an action no earlier burst from there started with.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type BrowserEnv, type Observation, observationColumns } from '../../src/envs/index.js';
 import { buildCandidates } from '../../src/model/index.js';
+import { actionSignature } from '../../src/model/without-tfjs.js';
 import {
   branchSearch,
   CellArchive,
@@ -154,5 +156,62 @@ test('at equal env steps, going back finds a three-step success that episodes fr
   assert.ok(
     searched > restarted && searched === total,
     `search ${searched}/${total}, episodes from the start ${restarted}/${total}:\n${lines.join('\n')}`,
+  );
+});
+
+test('a burst from a page gone back to starts with an action no earlier burst from there started with', async () => {
+  const random = new SeededRandom(7).next;
+  // per page: the first actions of the bursts from it, in order, and what each was told to avoid
+  const starts = new Map<string, { chose: string; avoided: string[]; open: number }[]>();
+  await branchSearch({
+    budget: 40,
+    burst: 2,
+    horizon: HORIZON,
+    random,
+    start: () => env.reset(task('autocomplete@1000003'), { horizon: HORIZON }),
+    step: (action) => env.step(action),
+    act: async (observation, taken, avoid) => {
+      const nodes = observationColumns(observation.nodes, MINIWOB_VIEWPORT);
+      const candidates = buildCandidates({
+        intent: env.task?.intent ?? '',
+        url: observation.url,
+        nodes,
+        history: taken.map((t) => t.reply),
+        step: taken.length,
+        horizon: HORIZON,
+        note: null,
+        offers: { stop: false },
+      });
+      const open = candidates.filter((c) => !avoid?.has(actionSignature(c.action, nodes)));
+      const pool = open.length > 0 ? open : candidates;
+      const pick = pool[Math.floor(random() * pool.length)]!;
+      const signature = actionSignature(pick.action, nodes);
+      if (avoid !== undefined) {
+        const key = cellKey(observation);
+        starts.set(key, [
+          ...(starts.get(key) ?? []),
+          { chose: signature, avoided: [...avoid], open: open.length },
+        ]);
+      }
+      return { reply: `Action: ${pick.action}`, policyVersion: 0, signature };
+    },
+  });
+  await env.abandon();
+  const bursts = [...starts.values()].flat();
+  assert.ok(bursts.length >= 5, `${bursts.length} bursts`);
+  for (const from of starts.values())
+    from.forEach(({ avoided }, k) => {
+      // every earlier burst's first action is avoided at the next
+      for (const earlier of from.slice(0, k))
+        assert.ok(avoided.includes(earlier.chose), JSON.stringify(from));
+    });
+  const again = [...starts.values()].filter((from) => from.length > 1);
+  assert.ok(again.length > 0, 'some page was gone back to more than once');
+  // a start repeats only once every action of the page was tried
+  for (const from of again)
+    for (const b of from) assert.ok(!b.avoided.includes(b.chose) || b.open === 0, JSON.stringify(b));
+  assert.ok(
+    again.some((from) => new Set(from.map((b) => b.chose)).size > 2),
+    'bursts from one page started with several actions',
   );
 });

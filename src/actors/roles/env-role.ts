@@ -27,6 +27,7 @@ import {
   featuresOf,
   type PolicyFeatures,
   type TrailStep,
+  taskProgress,
 } from '../../model/without-tfjs.js';
 import {
   Channel,
@@ -168,8 +169,6 @@ export const envRole: RoleMain = async (ctx) => {
   });
 
   recordOwnBrowsers();
-  if (ctx.config.collect.stop_probes && ctx.config.collect.search !== 'none')
-    ctx.log.info('collect.stop_probes applies to episodes only: a branch search does not probe stops');
 
   const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, ctx.rejected, ctx.tuning);
   taskChannel.connect(ctx.endpoints.tasks);
@@ -320,18 +319,23 @@ export const envRole: RoleMain = async (ctx) => {
     taken: readonly Taken[],
     rollout = 0,
     probed: { failed: ReadonlySet<string>; features: PolicyFeatures } | null = null,
+    avoid: ReadonlySet<string> = new Set(),
   ): Promise<Decision> => {
     const { request, frames } = requestOf(assignment, context, observation, taken, rollout);
     const { episodeId: actingAs, step } = request;
+    const nodes = request.observation.nodes;
     // a stop probe on this page has encoded it already
     let features = featurizeHere ? (probed?.features ?? featuresOf(policyInputOf(request))) : undefined;
     const failedAnswers = probed?.failed ?? new Set<string>();
-    // answers a stop probe scored failures here are not drawn while another action is left
-    if (features && failedAnswers.size > 0) {
-      const answers = features.candidates.flatMap((c, i) =>
-        c.kind === 'answer' && failedAnswers.has(c.text) ? [i] : [],
+    // answers a stop probe scored failures here, and the actions a search tried from this page
+    // already, are not drawn while another action is left
+    if (features && (failedAnswers.size > 0 || avoid.size > 0)) {
+      const left = features.candidates.flatMap((c, i) =>
+        (c.kind === 'answer' && failedAnswers.has(c.text)) || avoid.has(actionSignature(c.action, nodes))
+          ? [i]
+          : [],
       );
-      features = { ...features, excluded: [...new Set([...features.excluded, ...answers])] };
+      features = { ...features, excluded: [...new Set([...features.excluded, ...left])] };
     }
     const reply = await askInference(
       features ? { ...request, features } : request,
@@ -351,6 +355,7 @@ export const envRole: RoleMain = async (ctx) => {
     return {
       reply: reply.message.reply,
       policyVersion: reply.message.policyVersion,
+      signature: actionSignature(ttiActionText(reply.message.reply), nodes),
       ...(reply.message.value === undefined ? {} : { value: reply.message.value }),
       ...(reply.message.logProb === undefined ? {} : { logProb: reply.message.logProb }),
     };
@@ -369,7 +374,8 @@ export const envRole: RoleMain = async (ctx) => {
     observation: Observation,
     taken: readonly Taken[],
   ): Promise<{ decision: Decision | null; failed: ReadonlySet<string>; features: PolicyFeatures } | null> => {
-    if (env.stopProbe === null) return null;
+    if (env.stopProbe === null || (env.stopProbe === 'state' && !ctx.config.collect.state_probes))
+      return null;
     const { request } = requestOf(assignment, context, observation, taken, 0);
     const input = policyInputOf(request);
     const features = featuresOf(input);
@@ -442,7 +448,9 @@ export const envRole: RoleMain = async (ctx) => {
         rank:
           collect.search_rank === 'value'
             ? { by: 'value', temperature: collect.search_value_temperature }
-            : { by: 'visits' },
+            : collect.search_rank === 'progress'
+              ? { by: 'progress', temperature: collect.search_progress_temperature }
+              : { by: 'visits' },
         pick: testTime ? ctx.config.eval_search_pick : 'success',
         random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
         start: async (k) => {
@@ -450,8 +458,19 @@ export const envRole: RoleMain = async (ctx) => {
           return k === 0 ? first : start(`${assignment.episodeId}~${k}`);
         },
         step,
-        act: (page, taken) =>
-          decide(testTime ? (rollout === 0 ? scored : sampling) : assignment, context, page, taken, rollout),
+        act: async (page, taken, avoid) => {
+          if (testTime) return decide(rollout === 0 ? scored : sampling, context, page, taken, rollout);
+          const probed = collect.stop_probes ? await stopHere(assignment, context, page, taken) : null;
+          return probed?.decision ?? (await decide(assignment, context, page, taken, rollout, probed, avoid));
+        },
+        ...(collect.search_rank === 'progress' && !testTime
+          ? {
+              progress: (page: Observation, taken: readonly Taken[]) =>
+                taskProgress(
+                  featuresOf(policyInputOf(requestOf(assignment, context, page, taken, rollout).request)),
+                ),
+            }
+          : {}),
         onRollout: (s) => {
           ctx.labels.search =
             `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}` +
