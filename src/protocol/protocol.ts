@@ -255,6 +255,8 @@ export const EpisodeResult = z.object({
       deepest: Count,
       /** the critic's highest estimate on a page the search reached (null: no critic) */
       bestValue: z.number().nullable().optional(),
+      /** the highest task progress on a page the search reached (null: not ranked by progress) */
+      bestProgress: z.number().nullable().optional(),
       /** rollouts that ended within the budget (what a test-time search chose among) */
       finished: Count.optional(),
     })

@@ -63,6 +63,8 @@ export interface SearchStats {
   deepest: number;
   /** the critic's highest estimate on any page reached (null: no critic answered) */
   bestValue: number | null;
+  /** the highest task progress on any page reached (null: not measured) */
+  bestProgress: number | null;
   /** rollouts that ended (done) within the budget: a test-time search chooses among them */
   finished: number;
 }
@@ -134,6 +136,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     diverged: 0,
     deepest: 0,
     bestValue: null,
+    bestProgress: null,
     finished: 0,
   };
   let last: { record: EpisodeRecord | null; taken: Taken[] } = { record: null, taken: [] };
@@ -222,6 +225,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     stats.cells = archive.size;
     stats.deepest = archive.deepest();
     stats.bestValue = archive.bestValue();
+    stats.bestProgress = archive.bestProgress();
     o.onRollout?.({ ...stats });
   }
   if (pick !== 'success') {
@@ -234,6 +238,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     stats.cells = archive.size;
     stats.deepest = archive.deepest();
     stats.bestValue = archive.bestValue();
+    stats.bestProgress = archive.bestProgress();
     return { success, record: last.record, taken: last.taken, stats };
   }
 }

@@ -94,9 +94,20 @@ export class CellArchive {
 
   /** The highest value any cell was rated (null: none was). */
   bestValue(): number | null {
+    return this.best((c) => c.value);
+  }
+
+  /** The highest progress measured on any cell (null: none was). */
+  bestProgress(): number | null {
+    return this.best((c) => c.progress);
+  }
+
+  private best(of: (c: Cell) => number | undefined): number | null {
     let best: number | null = null;
-    for (const c of this.cells.values())
-      if (c.value !== undefined && (best === null || c.value > best)) best = c.value;
+    for (const c of this.cells.values()) {
+      const v = of(c);
+      if (v !== undefined && (best === null || v > best)) best = v;
+    }
     return best;
   }
 

@@ -71,6 +71,7 @@ test('ranked by progress, the page rated highest is drawn most; by visits the ra
   archive.reach(obs('issue'), [], 0.6);
   archive.reach(obs('issue'), [], 1.2); // a way there that did more of the task
   archive.reach(obs('unrated'), []);
+  assert.equal(archive.bestProgress(), 1.2, 'what the live view shows');
   const draws = (rank: Parameters<CellArchive['choose']>[2]) => {
     const random = new SeededRandom(5).next;
     const counts = new Map<string, number>();

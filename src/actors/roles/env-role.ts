@@ -474,7 +474,8 @@ export const envRole: RoleMain = async (ctx) => {
         onRollout: (s) => {
           ctx.labels.search =
             `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}` +
-            (s.bestValue === null ? '' : `, best value ${s.bestValue.toFixed(2)}`);
+            (s.bestValue === null ? '' : `, best value ${s.bestValue.toFixed(2)}`) +
+            (s.bestProgress === null ? '' : `, best progress ${s.bestProgress.toFixed(2)}`);
         },
       });
       delete ctx.labels.search;
