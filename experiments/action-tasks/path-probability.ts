@@ -4,22 +4,11 @@
 // stop is taken on: with stop probes (collect.stop_probes) the stop is found by probing, so the
 // probability that matters for collection is the path's without its final ANSWER.
 // `node dist/experiments/action-tasks/path-probability.js DEMOS.jsonl`
-import {
-  encodeObservation,
-  fitPrior,
-  logPrior,
-  type Prior,
-  padBatch,
-  UNIFORM_PRIOR,
-} from '../../src/model/index.js';
-import { demoSteps, readDemos } from '../policy/demos.js';
+import { fitPrior, logPrior, type Prior, padBatch, UNIFORM_PRIOR } from '../../src/model/index.js';
+import { demoSteps, encodedSteps, readDemos } from '../policy/demos.js';
 
-const [file = '/work/evals/pre-vf3/demos.jsonl'] = process.argv.slice(2);
-const steps = demoSteps(readDemos(file).filter((d) => d.success));
-const set = steps.map((s) => {
-  const encoded = encodeObservation(s.input, { buckets: 16384 });
-  return { s, encoded, target: encoded.candidates.findIndex((c) => c.action === s.action) };
-});
+const [file = 'runs/action-tasks-demos/demos.jsonl'] = process.argv.slice(2);
+const set = encodedSteps(demoSteps(readDemos(file).filter((d) => d.success)));
 const lastIndex = new Map<number, number>();
 for (const x of set) lastIndex.set(x.s.demo.taskId, Math.max(lastIndex.get(x.s.demo.taskId) ?? 0, x.s.index));
 

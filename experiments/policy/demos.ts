@@ -5,6 +5,7 @@ import type { NodeColumns, TrainingStep, TrajectoryForTraining } from '../../src
 import {
   actionOfReply,
   alignAnswers as alignDemo,
+  encodeObservation,
   trainingSteps,
   withFreshColumns,
 } from '../../src/model/index.js';
@@ -57,6 +58,14 @@ export interface LabelledStep extends TrainingStep {
 
 export function demoSteps(demos: Demo[]): LabelledStep[] {
   return demos.flatMap((d) => trainingSteps(asTrajectory(d)).map((s, index) => ({ ...s, demo: d, index })));
+}
+
+/** Each step encoded as the policy sees it, with its action's index among the candidates (-1: none). */
+export function encodedSteps(steps: LabelledStep[], buckets = 16384) {
+  return steps.map((s) => {
+    const encoded = encodeObservation(s.input, { buckets });
+    return { s, encoded, target: encoded.candidates.findIndex((c) => c.action === s.action) };
+  });
 }
 
 /**

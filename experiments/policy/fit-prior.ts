@@ -3,25 +3,13 @@
 // success through that path), uniform prior against the fitted one, by tier.
 // `node dist/experiments/policy/fit-prior.js FIT.jsonl [MEASURE.jsonl] [OUT.json]`
 import { writeFileSync } from 'node:fs';
-import {
-  encodeObservation,
-  fitPrior,
-  logPrior,
-  type Prior,
-  padBatch,
-  UNIFORM_PRIOR,
-} from '../../src/model/index.js';
-import { alignAnswers, demoSteps, readDemos } from './demos.js';
+import { fitPrior, logPrior, type Prior, padBatch, UNIFORM_PRIOR } from '../../src/model/index.js';
+import { alignAnswers, demoSteps, encodedSteps, readDemos } from './demos.js';
 
 const [fitFile = '/tmp/demos-train.jsonl', measureFile, out] = process.argv.slice(2);
 const load = async (f: string) =>
   demoSteps((await alignAnswers(readDemos(f).filter((d) => d.success))).demos);
-const encodeAll = (steps: Awaited<ReturnType<typeof load>>) =>
-  steps.map((s) => {
-    const encoded = encodeObservation(s.input, { buckets: 16384 });
-    return { s, encoded, target: encoded.candidates.findIndex((c) => c.action === s.action) };
-  });
-const fitSet = encodeAll(await load(fitFile));
+const fitSet = encodedSteps(await load(fitFile));
 const report = fitPrior(fitSet.filter((x) => x.target >= 0));
 process.stdout.write(
   `fitted on ${report.steps} steps: mean log-likelihood ${report.before.toFixed(3)} (uniform) → ${report.after.toFixed(3)}\n${JSON.stringify(report.prior, (_, v) => (typeof v === 'number' ? Number(v.toFixed(3)) : v))}\n`,
@@ -48,7 +36,7 @@ function pathLog10(set: typeof fitSet, prior: Prior) {
     })
     .join('; ');
 }
-const measure = measureFile ? encodeAll(await load(measureFile)) : fitSet;
+const measure = measureFile ? encodedSteps(await load(measureFile)) : fitSet;
 process.stdout.write(
   `uniform: ${pathLog10(measure, UNIFORM_PRIOR)}\nfitted:  ${pathLog10(measure, report.prior)}\n`,
 );

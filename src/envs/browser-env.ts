@@ -160,9 +160,8 @@ interface Episode {
   blocked: string[];
   startedAt: number;
   /**
-   * The last state probe's verdict, until an action that can change a site's state (a click,
-   * typing, a key, a selection): scrolling, going back and waiting change none, so they need no
-   * second tab.
+   * The last state probe's verdict, until an action that can change a site's state
+   * (STATE_CHANGING): scrolling, going back and waiting change none, so they need no second tab.
    */
   probedState: boolean | null;
 }
@@ -591,10 +590,7 @@ export class BrowserEnv {
                 .map(([, shot]) => shot),
             },
             navigationTimeoutMs: this.config.loadCapMs,
-            settle: async (page, capMs) => {
-              if (!(await ep.session.settle(capMs, this.config.quietMs, page)))
-                await ep.session.stopLoading();
-            },
+            settle: this.settlerOf(ep),
           });
     const scored = score
       ? await withTimeout(
@@ -667,6 +663,13 @@ export class BrowserEnv {
     return probeStop(ep.task, answer, url);
   }
 
+  /** How program_html waits for a page it navigated to: the env's quiet-network wait, then stop loading. */
+  private settlerOf(ep: Episode): (page: Page, capMs: number) => Promise<void> {
+    return async (page, capMs) => {
+      if (!(await ep.session.settle(capMs, this.config.quietMs, page))) await ep.session.stopLoading();
+    };
+  }
+
   /** Whether every program_html target of the running task passes now, read in a second tab. */
   private async probeState(ep: Episode): Promise<boolean> {
     const side = await ep.session.context.newPage();
@@ -675,9 +678,7 @@ export class BrowserEnv {
         const r = await programHtmlTarget(side, target, {
           helpers: this.config.helpers,
           navigationTimeoutMs: this.config.loadCapMs,
-          settle: async (page, capMs) => {
-            if (!(await ep.session.settle(capMs, this.config.quietMs, page))) await ep.session.stopLoading();
-          },
+          settle: this.settlerOf(ep),
         });
         // the product over targets: the first that fails decides
         if (r.score !== 1) return false;

@@ -154,8 +154,8 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     if (k === 0) archive.reach(observation, path, o.progress?.(observation, taken));
     else {
       const cell = archive.choose(o.horizon - 1, o.random, o.rank);
-      from = cell;
       if (cell === null || cell.path.length >= left()) break;
+      from = cell;
       let arrived = true;
       for (const recorded of cell.path) {
         const action = actionOnPage(recorded.replay, observation.nodes);
@@ -188,9 +188,9 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
       acting = pick === 'success' ? o.burst : o.horizon - path.length;
     }
     for (let a = 0; a < acting && left() > 0; a++) {
-      const first = a === 0 && from !== null && pick === 'success';
-      const decision = await o.act(observation, taken, first ? from!.tried : undefined);
-      if (first && decision.signature !== undefined) from!.tried.add(decision.signature);
+      const avoid = a === 0 && pick === 'success' ? from?.tried : undefined;
+      const decision = await o.act(observation, taken, avoid);
+      if (avoid !== undefined && decision.signature !== undefined) avoid.add(decision.signature);
       if (decision.value !== undefined) archive.rate(observation, decision.value);
       taken.push({
         observation,

@@ -309,6 +309,24 @@ export const envRole: RoleMain = async (ctx) => {
   };
 
   /**
+   * The page's features for the policy (features.ts), encoded once per page: a search's progress
+   * measure, a stop probe and the act request all read the page reached after `taken`.
+   */
+  let featured: { observation: Observation; steps: number; features: PolicyFeatures } | null = null;
+  const featuresAt = (
+    assignment: TaskAssignmentMessage,
+    context: EpisodeContext,
+    observation: Observation,
+    taken: readonly Taken[],
+  ): PolicyFeatures => {
+    if (featured?.observation !== observation || featured.steps !== taken.length) {
+      const { request } = requestOf(assignment, context, observation, taken, 0);
+      featured = { observation, steps: taken.length, features: featuresOf(policyInputOf(request)) };
+    }
+    return featured.features;
+  };
+
+  /**
    * The policy's action on `observation` after the episode's earlier steps (`taken`): one act
    * request, sent again until an inference worker answers.
    */
@@ -318,15 +336,13 @@ export const envRole: RoleMain = async (ctx) => {
     observation: Observation,
     taken: readonly Taken[],
     rollout = 0,
-    probed: { failed: ReadonlySet<string>; features: PolicyFeatures } | null = null,
+    failedAnswers: ReadonlySet<string> = new Set(),
     avoid: ReadonlySet<string> = new Set(),
   ): Promise<Decision> => {
     const { request, frames } = requestOf(assignment, context, observation, taken, rollout);
     const { episodeId: actingAs, step } = request;
     const nodes = request.observation.nodes;
-    // a stop probe on this page has encoded it already
-    let features = featurizeHere ? (probed?.features ?? featuresOf(policyInputOf(request))) : undefined;
-    const failedAnswers = probed?.failed ?? new Set<string>();
+    let features = featurizeHere ? featuresAt(assignment, context, observation, taken) : undefined;
     // answers a stop probe scored failures here, and the actions a search tried from this page
     // already, are not drawn while another action is left
     if (features && (failedAnswers.size > 0 || avoid.size > 0)) {
@@ -364,8 +380,7 @@ export const envRole: RoleMain = async (ctx) => {
   /**
    * Every answer the page offers, scored as if the episode stopped with it (collect.stop_probes,
    * src/search/stop-probes.ts): the action ending the episode with the shortest that succeeds (or
-   * null), the answers that failed, and the page's features (decide reuses them); null where the
-   * task cannot be probed.
+   * null) and the answers that failed; null where the task cannot be probed.
    */
   const probeCounts: StopProbeCounts = { probes: 0, lucky: 0, guessable: 0, unevidenced: 0 };
   const stopHere = async (
@@ -373,25 +388,28 @@ export const envRole: RoleMain = async (ctx) => {
     context: EpisodeContext,
     observation: Observation,
     taken: readonly Taken[],
-  ): Promise<{ decision: Decision | null; failed: ReadonlySet<string>; features: PolicyFeatures } | null> => {
+  ): Promise<{ decision: Decision | null; failed: ReadonlySet<string> } | null> => {
     if (env.stopProbe === null || (env.stopProbe === 'state' && !ctx.config.collect.state_probes))
       return null;
     const { request } = requestOf(assignment, context, observation, taken, 0);
-    const input = policyInputOf(request);
-    const features = featuresOf(input);
-    const { found, failed } = await probeStops(env, candidatesWithEvidence(input, features), probeCounts);
+    const features = featuresAt(assignment, context, observation, taken);
+    const { found, failed } = await probeStops(
+      env,
+      candidatesWithEvidence(policyInputOf(request), features),
+      probeCounts,
+    );
     ctx.counters.stopProbes = probeCounts.probes;
     ctx.counters.stopProbesLucky = probeCounts.lucky;
     ctx.counters.stopProbesGuessable = probeCounts.guessable;
     ctx.counters.stopProbesUnevidenced = probeCounts.unevidenced;
-    if (found === null) return { decision: null, failed, features };
+    if (found === null) return { decision: null, failed };
     count('stopProbeHits');
     const decision = {
       reply: `Thought: stopping here with this answer was scored a success before it was taken.\nAction: ${found.action}`,
       // the answer is the search's, acting under the policy that chose the way here
       policyVersion: taken[taken.length - 1]?.policyVersion ?? 0,
     };
-    return { decision, failed, features };
+    return { decision, failed };
   };
 
   const runEpisode = async (assignment: TaskAssignmentMessage, requestId: number): Promise<void> => {
@@ -461,14 +479,15 @@ export const envRole: RoleMain = async (ctx) => {
         act: async (page, taken, avoid) => {
           if (testTime) return decide(rollout === 0 ? scored : sampling, context, page, taken, rollout);
           const probed = collect.stop_probes ? await stopHere(assignment, context, page, taken) : null;
-          return probed?.decision ?? (await decide(assignment, context, page, taken, rollout, probed, avoid));
+          return (
+            probed?.decision ??
+            (await decide(assignment, context, page, taken, rollout, probed?.failed, avoid))
+          );
         },
         ...(collect.search_rank === 'progress' && !testTime
           ? {
               progress: (page: Observation, taken: readonly Taken[]) =>
-                taskProgress(
-                  featuresOf(policyInputOf(requestOf(assignment, context, page, taken, rollout).request)),
-                ),
+                taskProgress(featuresAt(assignment, context, page, taken)),
             }
           : {}),
         onRollout: (s) => {
@@ -492,7 +511,7 @@ export const envRole: RoleMain = async (ctx) => {
       while (observation !== null) {
         const probed = probing ? await stopHere(assignment, context, observation, taken) : null;
         const decision =
-          probed?.decision ?? (await decide(assignment, context, observation, taken, 0, probed));
+          probed?.decision ?? (await decide(assignment, context, observation, taken, 0, probed?.failed));
         taken.push({ observation, ...decision });
         const result = await step(decision.reply, decision.policyVersion);
         observation = result.observation;
