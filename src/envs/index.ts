@@ -50,6 +50,7 @@ export {
 } from './observation/columns.js';
 export type { Observation, ObservationOptions } from './observation/observe.js';
 export { stillLoading, TRUNCATION_MARKER } from './observation/observe.js';
+export { withCaptureRetries } from './observation/set-of-marks.js';
 export {
   actionOnPage,
   type ElementKey,

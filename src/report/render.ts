@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { launchBrowser } from '../envs/index.js';
+import { launchBrowser, withCaptureRetries } from '../envs/index.js';
 
 export interface SizeOptions {
   /** Plot area in CSS pixels; overrides the spec's own width/height. */
@@ -112,9 +112,9 @@ export class PlotRenderer {
       await page.setContent(
         `<!doctype html><html><head><style>html,body{margin:0;padding:0;background:#fff}svg{display:block}</style></head><body>${svg}</body></html>`,
       );
-      const png = await page
-        .locator('body > svg')
-        .screenshot({ type: 'png', animations: 'disabled', timeout: 15_000 });
+      const png = await withCaptureRetries(() =>
+        page.locator('body > svg').screenshot({ type: 'png', animations: 'disabled', timeout: 15_000 }),
+      );
       writeAtomically(outFile, png);
       return outFile;
     } finally {

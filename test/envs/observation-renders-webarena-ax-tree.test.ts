@@ -6,6 +6,7 @@ import { EpisodeSession } from '../../src/envs/browser/session.js';
 import { launchBrowser, type ObservationOptions, TRUNCATION_MARKER } from '../../src/envs/index.js';
 import { nodeStates, observationColumns } from '../../src/envs/observation/columns.js';
 import { observe } from '../../src/envs/observation/observe.js';
+import { withCaptureRetries } from '../../src/envs/observation/set-of-marks.js';
 import { page, serve, type TestServer } from './support/server.js';
 
 const SHOP = page(
@@ -276,4 +277,37 @@ test('screenshot is a JPEG; set-of-marks draws boxes and leaves the page unchang
   assert.equal(await marked.page.evaluate('document.getElementById("__tti_set_of_marks__") === null'), true);
   await plain.context.close();
   await marked.context.close();
+});
+
+// Chromium's transient "Unable to capture screenshot" cannot be caused on demand, so a capture
+// function stands in for page.screenshot here.
+test('a screenshot Chromium could not capture is taken again; other errors and lasting failures throw', async () => {
+  const unable = () =>
+    new Error('page.screenshot: Protocol error (Page.captureScreenshot): Unable to capture screenshot');
+  let calls = 0;
+  const shot = await withCaptureRetries(async () => {
+    calls += 1;
+    if (calls < 3) throw unable();
+    return Buffer.from([0xff, 0xd8]);
+  }, [1, 1]);
+  assert.equal(calls, 3);
+  assert.deepEqual([...shot], [0xff, 0xd8]);
+  calls = 0;
+  await assert.rejects(
+    withCaptureRetries(async () => {
+      calls += 1;
+      throw unable();
+    }, [1, 1]),
+    /Unable to capture screenshot/,
+  );
+  assert.equal(calls, 3);
+  calls = 0;
+  await assert.rejects(
+    withCaptureRetries(async () => {
+      calls += 1;
+      throw new Error('Target page, context or browser has been closed');
+    }, [1, 1]),
+    /has been closed/,
+  );
+  assert.equal(calls, 1);
 });

@@ -24,6 +24,29 @@ const MARKED_ROLES = new Set([
 
 const OVERLAY_ID = '__tti_set_of_marks__';
 
+/** Pauses before each retry of a capture, in ms. */
+const CAPTURE_RETRY_DELAYS_MS = [100, 400];
+
+/**
+ * Headless Chromium sometimes answers Page.captureScreenshot with "Unable to capture screenshot"
+ * when no compositor frame is ready (seen under load on CI); a later attempt gets one. Other
+ * errors, and a capture that keeps failing, still throw.
+ */
+export async function withCaptureRetries(
+  capture: () => Promise<Buffer>,
+  delaysMs: readonly number[] = CAPTURE_RETRY_DELAYS_MS,
+): Promise<Buffer> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await capture();
+    } catch (err) {
+      const transient = err instanceof Error && /Unable to capture screenshot/.test(err.message);
+      if (!transient || attempt >= delaysMs.length) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delaysMs[attempt]));
+    }
+  }
+}
+
 /**
  * A JPEG of the viewport; with marks, each interactive node in view gets a dashed box and its id.
  * The overlay is a fixed layer added just for the shot and removed after, so the page is unchanged.
@@ -57,7 +80,7 @@ export async function screenshotWithMarks(
     );
   }
   try {
-    return await page.screenshot({ type: 'jpeg', quality });
+    return await withCaptureRetries(() => page.screenshot({ type: 'jpeg', quality }));
   } finally {
     if (marks.length > 0) {
       await page.evaluate(`document.getElementById(${JSON.stringify(OVERLAY_ID)})?.remove()`).catch(() => {});
