@@ -6,6 +6,7 @@
 // began with, and the state probed on every page as collect.state_probes does (a passing state
 // is stopped on; elsewhere no stop is drawn). Successes and the env steps to the first, per task.
 // `node dist/experiments/action-tasks/progress-search.js BUDGET [CHECKPOINT|-] [TEMPERATURE] [BURST] [ARMS]`
+// (ARMS: visits, progress, each optionally `-url`: going back by URL, collect.search_by_url)
 import { closeSlots, type MiniArenaTask, openSlots, readSplit, runOnSlots } from '../../src/arena/index.js';
 import { type Observation, ttiActionText } from '../../src/envs/index.js';
 import {
@@ -34,6 +35,8 @@ interface Outcome {
   rollouts: number;
   cells: number;
   deepest: number;
+  /** rollouts that went back by URL */
+  byUrl: number;
 }
 
 const args = process.argv.slice(2);
@@ -66,8 +69,9 @@ const inputOf = (raw: MiniArenaTask, obs: Observation, taken: readonly Taken[]):
   };
 };
 
+// an arm named `…-url` goes back to pages reached by safe requests with one goto (collect.search_by_url)
 const rankOf = (arm: string): CellRank =>
-  arm === 'progress' ? { by: 'progress', temperature } : { by: 'visits' };
+  arm.startsWith('progress') ? { by: 'progress', temperature } : { by: 'visits' };
 
 const slots = await openSlots(2, { split: 'train', env: { actionFormat: 'tti', horizon } });
 const started = Date.now();
@@ -84,6 +88,7 @@ const outcomes = await runOnSlots(
       horizon,
       random,
       rank: rankOf(arm),
+      revisitByUrl: arm.endsWith('-url'),
       start: async () => {
         await slot.host.reset();
         return slot.env.reset(task, { horizon });
@@ -121,12 +126,13 @@ const outcomes = await runOnSlots(
       rollouts: out.stats.rollouts,
       cells: out.stats.cells,
       deepest: out.stats.deepest,
+      byUrl: out.stats.byUrl,
     };
   },
   (o, done) =>
     process.stdout.write(
       `${done}/${jobs.length} ${o.template} (tier ${o.tier}) ${o.arm}: ${o.success ? 'SUCCESS' : 'none'} after ` +
-        `${o.steps} steps, ${o.rollouts} rollouts, ${o.cells} pages, depth ${o.deepest}\n`,
+        `${o.steps} steps, ${o.rollouts} rollouts (${o.byUrl} back by URL), ${o.cells} pages, depth ${o.deepest}\n`,
     ),
 );
 await closeSlots(slots);

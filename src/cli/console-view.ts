@@ -75,7 +75,7 @@ export function renderRun(
       .map((w) => `${w.id}: ${w.labels.search}`);
     lines.push(
       `search    ${sum('searchRollouts')} rollouts   ${sum('searchCells')} pages found   ` +
-        `${sum('searchDiverged')} replays diverged${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
+        `${sum('searchDiverged')} replays diverged   ${sum('searchByUrl')} back by URL${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
     );
   }
   // Stop probes while collecting (collect.stop_probes): answers scored, and what was kept or refused.

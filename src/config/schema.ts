@@ -315,6 +315,13 @@ export const CollectConfig = z
     search_value_temperature: z.number().positive().default(0.1),
     search_progress_temperature: z.number().positive().default(0.1),
     /**
+     * Go back to a page whose way there sent only safe requests (GET, HEAD, OPTIONS) with one
+     * goto to its URL on the reset host, not a replay of the whole way: one env step instead of
+     * the way's length. Checked on arrival (a page whose URL does not say its state is replayed).
+     * Tasks without navigation (MiniWoB++) always replay.
+     */
+    search_by_url: z.boolean().default(false),
+    /**
      * On every page of a collection episode, score each answer the page offers as if the episode
      * stopped with it, where the task's verdict reads only the answer and the URL (string_match
      * without a judge, url_match; src/envs/evaluators/stop-probe.ts); the first page where one

@@ -106,6 +106,11 @@ export interface StepResult {
   action: Action;
   /** Set when done: the whole episode, scored. */
   record: EpisodeRecord | null;
+  /**
+   * Whether the step sent a request that may change a site (a method other than GET, HEAD or
+   * OPTIONS); absent when the episode ended on it.
+   */
+  sentUnsafeRequest?: boolean;
 }
 
 export class EpisodeSetupError extends Error {
@@ -447,6 +452,7 @@ export class BrowserEnv {
     }
 
     const budget = Math.min(this.actionTimeoutMs, episodeLeft);
+    const unsafeBefore = ep.session.unsafeRequests;
     try {
       await withTimeout(
         (async () => {
@@ -513,7 +519,13 @@ export class BrowserEnv {
       return this.finish(action, reason, ep.session.crashed ?? `observing failed: ${errorMessage(e)}`, false);
     }
     step.observeMs = Date.now() - t0;
-    return { observation: ep.observation, done: false, action, record: null };
+    return {
+      observation: ep.observation,
+      done: false,
+      action,
+      record: null,
+      sentUnsafeRequest: ep.session.unsafeRequests > unsafeBefore,
+    };
   }
 
   /** An end the page itself has reached, as the suite's hooks tell it (a page that can no longer say: none). */

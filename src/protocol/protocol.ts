@@ -259,6 +259,8 @@ export const EpisodeResult = z.object({
       bestProgress: z.number().nullable().optional(),
       /** rollouts that ended within the budget (what a test-time search chose among) */
       finished: Count.optional(),
+      /** rollouts that went back to their page by its URL (collect.search_by_url) */
+      byUrl: Count.optional(),
     })
     .optional(),
 });

@@ -13,6 +13,7 @@
 import {
   type Action,
   actionOnPage,
+  describeAction,
   type EpisodeRecord,
   type Observation,
   replayStepOf,
@@ -30,6 +31,8 @@ export interface Taken {
   logProb?: number;
   /** the critic's estimate on this page (absent: no critic) */
   value?: number;
+  /** the action as the env describes it, for a step the env's record does not hold (a way back by URL) */
+  actionText?: string;
 }
 
 export interface Decision {
@@ -67,6 +70,8 @@ export interface SearchStats {
   bestProgress: number | null;
   /** rollouts that ended (done) within the budget: a test-time search chooses among them */
   finished: number;
+  /** rollouts that went back to their cell by its URL instead of a replay (`revisitByUrl`) */
+  byUrl: number;
 }
 
 export interface BranchSearchOptions {
@@ -78,6 +83,12 @@ export interface BranchSearchOptions {
   horizon: number;
   /** how cells are drawn (default: by visits alone) */
   rank?: CellRank;
+  /**
+   * Collection: go back to a cell whose way there sent no request that may change a site with
+   * one goto to its URL on the reset host, instead of replaying the way (checked: the page must
+   * be the cell's, else the cell is replayed from then on). Only for tasks that offer goto.
+   */
+  revisitByUrl?: boolean;
   /** what ends the search and which rollout it returns (default 'success': collection) */
   pick?: SearchPick;
   random: () => number;
@@ -104,6 +115,11 @@ export interface SearchOutcome {
   record: EpisodeRecord | null;
   /** that rollout's steps */
   taken: Taken[];
+  /**
+   * how many of `taken`'s first steps the record holds as a single goto (the rollout went back
+   * by URL; 0: the record has a step for each)
+   */
+  revisited: number;
   stats: SearchStats;
 }
 
@@ -117,6 +133,65 @@ export function replyOnPage(reply: string, recorded: Action, now: Action): strin
   if (from === undefined || to === undefined || from === to) return reply;
   const at = Math.max(0, reply.lastIndexOf('Action:'));
   return reply.slice(0, at) + reply.slice(at).replace(`[${from}]`, `[${to}]`);
+}
+
+/** A cell one goto away on a reset host: every step of its way sent only safe requests. */
+function wayByUrl(cell: Cell): boolean {
+  return (
+    cell.byUrl !== false && cell.path.length >= 2 && cell.path.every((s) => s.safe === true && s.observation)
+  );
+}
+
+/** A step of a way back as the policy is shown it again. */
+function takenOf(step: PathStep, observation: Observation, reply: string): Taken {
+  return {
+    observation,
+    reply,
+    policyVersion: step.policyVersion,
+    ...(step.logProb === undefined ? {} : { logProb: step.logProb }),
+    actionText: describeAction(step.replay.action),
+  };
+}
+
+/** One step of a finished rollout as a trajectory holds it. */
+export interface RolloutStep {
+  /** the page as the policy saw it (absent: the step is the record's alone) */
+  taken?: Taken;
+  /** the observation's text, its URL, the reply and the action as the env describes it */
+  observation: string;
+  url: string;
+  reply: string;
+  action: string;
+}
+
+/**
+ * A rollout's steps from its start: a rollout that went back by URL holds one goto in the env's
+ * record for the first `revisited` steps of `taken`, which come from `taken` as first taken; the
+ * rest are the record's, each with the step of `taken` it was.
+ */
+export function rolloutSteps(
+  record: EpisodeRecord,
+  taken: readonly Taken[],
+  revisited: number,
+): RolloutStep[] {
+  const way = taken.slice(0, revisited).map((t) => ({
+    taken: t,
+    observation: t.observation.text,
+    url: t.observation.url,
+    reply: t.reply,
+    action: t.actionText ?? t.reply,
+  }));
+  const recorded = (revisited > 0 ? record.steps.slice(1) : record.steps).map((s, k) => {
+    const t = taken[revisited + k];
+    return {
+      ...(t === undefined ? {} : { taken: t }),
+      observation: s.observation,
+      url: s.url,
+      reply: s.reply ?? t?.reply ?? s.actionText,
+      action: s.actionText,
+    };
+  });
+  return [...way, ...recorded];
 }
 
 /** A finished rollout's score for a test-time pick (higher is better). */
@@ -138,8 +213,13 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     bestValue: null,
     bestProgress: null,
     finished: 0,
+    byUrl: 0,
   };
-  let last: { record: EpisodeRecord | null; taken: Taken[] } = { record: null, taken: [] };
+  let last: { record: EpisodeRecord | null; taken: Taken[]; revisited: number } = {
+    record: null,
+    taken: [],
+    revisited: 0,
+  };
   let best: { record: EpisodeRecord | null; taken: Taken[]; score: number } | null = null;
   const left = () => o.budget - stats.envSteps;
 
@@ -148,6 +228,8 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     let observation = await o.start(k);
     const taken: Taken[] = [];
     const path: PathStep[] = [];
+    // steps of `taken` the env's record holds as one goto (a way back by URL)
+    let revisited = 0;
     let acting = o.horizon;
     // a burst goes back to a cell and starts with an action no earlier burst from it started with
     let from: Cell | null = null;
@@ -156,36 +238,54 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
       const cell = archive.choose(o.horizon - 1, o.random, o.rank);
       if (cell === null || cell.path.length >= left()) break;
       from = cell;
-      let arrived = true;
-      for (const recorded of cell.path) {
-        const action = actionOnPage(recorded.replay, observation.nodes);
-        if (action === null) {
-          arrived = false;
-          break;
-        }
-        const reply = replyOnPage(recorded.reply, recorded.replay.action, action);
-        taken.push({
-          observation,
-          reply,
-          policyVersion: recorded.policyVersion,
-          ...(recorded.logProb === undefined ? {} : { logProb: recorded.logProb }),
-        });
-        const result = await o.step(action, recorded.policyVersion);
+      let arrived = false;
+      if (o.revisitByUrl && pick === 'success' && wayByUrl(cell)) {
+        const result = await o.step({ type: 'goto', url: cell.url }, cell.path.at(-1)!.policyVersion);
         stats.envSteps++;
-        path.push(recorded);
-        if (result.observation === null) {
-          arrived = false;
-          break;
+        if (result.observation !== null && cellKey(result.observation) === cell.key) {
+          // the policy is shown the way as it was first taken; the record holds one goto for it
+          for (const s of cell.path) taken.push(takenOf(s, s.observation!, s.reply));
+          path.push(...cell.path);
+          observation = result.observation;
+          revisited = cell.path.length;
+          stats.byUrl++;
+          arrived = true;
+        } else {
+          // the page keeps state its URL does not say (a form half filled, a script's): replay
+          cell.byUrl = false;
+          stats.diverged++;
+          if (left() <= 0) break;
+          observation = await o.start(k);
         }
-        observation = result.observation;
       }
-      if (!arrived || cellKey(observation) !== cell.key) {
-        stats.diverged++;
-        if (!arrived) continue;
+      if (!arrived) {
+        arrived = true;
+        for (const recorded of cell.path) {
+          const action = actionOnPage(recorded.replay, observation.nodes);
+          if (action === null) {
+            arrived = false;
+            break;
+          }
+          taken.push(
+            takenOf(recorded, observation, replyOnPage(recorded.reply, recorded.replay.action, action)),
+          );
+          const result = await o.step(action, recorded.policyVersion);
+          stats.envSteps++;
+          path.push(recorded);
+          if (result.observation === null) {
+            arrived = false;
+            break;
+          }
+          observation = result.observation;
+        }
+        if (!arrived || cellKey(observation) !== cell.key) {
+          stats.diverged++;
+          if (!arrived) continue;
+        }
       }
       // collection acts a burst and goes back; a test-time rollout runs to the episode's end, so
       // it can be chosen
-      acting = pick === 'success' ? o.burst : o.horizon - path.length;
+      acting = pick === 'success' ? Math.min(o.burst, o.horizon - path.length) : o.horizon - path.length;
     }
     for (let a = 0; a < acting && left() > 0; a++) {
       const avoid = a === 0 && pick === 'success' ? from?.tried : undefined;
@@ -206,9 +306,10 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
         reply: decision.reply,
         policyVersion: decision.policyVersion,
         ...(decision.logProb === undefined ? {} : { logProb: decision.logProb }),
+        ...(o.revisitByUrl ? { observation, safe: result.sentUnsafeRequest === false } : {}),
       });
       if (result.done || result.observation === null) {
-        last = { record: result.record, taken };
+        last = { record: result.record, taken, revisited };
         if (result.done && result.record !== null) stats.finished++;
         if (pick === 'success') {
           if (result.record?.verdict.success === true) return finish(true);
@@ -229,7 +330,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     o.onRollout?.({ ...stats });
   }
   if (pick !== 'success') {
-    last = best ?? { record: null, taken: [] };
+    last = { record: best?.record ?? null, taken: best?.taken ?? [], revisited: 0 };
     return finish(best?.record?.verdict.success === true);
   }
   return finish(false);
@@ -239,6 +340,6 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     stats.deepest = archive.deepest();
     stats.bestValue = archive.bestValue();
     stats.bestProgress = archive.bestProgress();
-    return { success, record: last.record, taken: last.taken, stats };
+    return { success, record: last.record, taken: last.taken, revisited: last.revisited, stats };
   }
 }

@@ -13,10 +13,16 @@ export interface PathStep {
   policyVersion: number;
   /** the log-probability the policy gave this action when it was taken (a test-time search scores by it) */
   logProb?: number;
+  /** the page it was taken on (kept so a way back by URL can still show the policy each step) */
+  observation?: Observation;
+  /** it sent no request that may change a site (the env's `sentUnsafeRequest` was false) */
+  safe?: boolean;
 }
 
 export interface Cell {
   key: string;
+  /** the page's URL */
+  url: string;
   /** the steps from the task's start to this page */
   path: PathStep[];
   /** times chosen to explore from */
@@ -32,6 +38,8 @@ export interface Cell {
    * change on every load); the next burst starts with another while one is left
    */
   tried: Set<string>;
+  /** false once going to `url` on a reset host did not show this page (the way back is a replay) */
+  byUrl?: boolean;
 }
 
 /**
@@ -71,6 +79,7 @@ export class CellArchive {
     if (cell === undefined) {
       this.cells.set(key, {
         key,
+        url: observation.url,
         path: [...path],
         chosen: 0,
         seen: 1,

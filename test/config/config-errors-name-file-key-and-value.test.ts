@@ -186,6 +186,8 @@ test('a search ranks its pages by visits unless told to by value or progress, an
     () => loadConfig(file, ['collect.search_rank=mcts']),
     /key 'collect.search_rank': got "mcts"/,
   );
+  assert.equal(loadConfig(file, ['collect.search_by_url=true']).collect.search_by_url, true);
+  assert.throws(() => loadConfig(file, ['collect.search_by_url=often']), /key 'collect.search_by_url'/);
   assert.throws(
     () => loadConfig(file, ['collect.search_value_temperature=0']),
     /key 'collect.search_value_temperature': got 0/,

@@ -43,6 +43,7 @@ import {
   branchSearch,
   type Decision,
   probeStops,
+  rolloutSteps,
   type SearchStats,
   type StopProbeCounts,
   type Taken,
@@ -447,7 +448,14 @@ export const envRole: RoleMain = async (ctx) => {
       return result;
     };
 
-    let outcome: { record: EpisodeRecord | null; taken: Taken[]; envSteps: number; search?: SearchStats };
+    let outcome: {
+      record: EpisodeRecord | null;
+      taken: Taken[];
+      envSteps: number;
+      /** the first steps of `taken` that the record holds as one goto */
+      revisited?: number;
+      search?: SearchStats;
+    };
     const { collect } = ctx.config;
     // collection searches for a success to keep; eval may search at test time, choosing by what
     // the policy says of its own rollouts (src/search/branch-search.ts), never by a verdict
@@ -470,6 +478,7 @@ export const envRole: RoleMain = async (ctx) => {
               ? { by: 'progress', temperature: collect.search_progress_temperature }
               : { by: 'visits' },
         pick: testTime ? ctx.config.eval_search_pick : 'success',
+        revisitByUrl: collect.search_by_url && offers.navigation !== false,
         random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
         start: async (k) => {
           rollout = k;
@@ -501,6 +510,7 @@ export const envRole: RoleMain = async (ctx) => {
       count('searchRollouts', searched.stats.rollouts);
       count('searchCells', searched.stats.cells);
       count('searchDiverged', searched.stats.diverged);
+      count('searchByUrl', searched.stats.byUrl);
       // What the search left unfinished goes; the last finished rollout is what it reports.
       await env.abandon();
       outcome = { ...searched, envSteps: searched.stats.envSteps, search: searched.stats };
@@ -544,16 +554,16 @@ export const envRole: RoleMain = async (ctx) => {
           : {}),
         offers,
         answer: record.answer,
-        steps: record.steps.map((s, i) => {
-          const wire = taken[i] ? wireOf(taken[i].observation) : null;
+        steps: rolloutSteps(record, taken, outcome.revisited ?? 0).map((s) => {
+          const wire = s.taken ? wireOf(s.taken.observation) : null;
           return {
             observation: s.observation,
             url: wire?.url ?? s.url,
             nodes: wire?.nodes ?? { ids: [], roles: [], names: [], depths: [], inViewport: [] },
             note: wire?.note ?? null,
-            reply: s.reply ?? taken[i]?.reply ?? s.actionText,
-            action: s.actionText,
-            policyVersion: taken[i]?.policyVersion ?? 0,
+            reply: s.reply,
+            action: s.action,
+            policyVersion: s.taken?.policyVersion ?? 0,
           };
         }),
       };

@@ -1,7 +1,9 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Request } from 'playwright-core';
 
 /** How long a requested navigation counts as under way if Chrome never says it started. */
 const NAVIGATION_START_GRACE_MS = 2000;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What the page's own CDP session says about its main frame's navigations. */
 interface NavigationState {
@@ -18,6 +20,12 @@ export class EpisodeSession {
   current: Page;
   private readonly clients = new Map<Page, Promise<CDPSession>>();
   private readonly inflight = new Map<Page, number>();
+  /**
+   * Requests sent with a method that may change a site (not GET, HEAD or OPTIONS, which HTTP
+   * calls safe): a step that sent none left the sites as they were, so its page can be reached
+   * again by its URL (a branch search's cheap way back).
+   */
+  unsafeRequests = 0;
   private readonly lastActivity = new Map<Page, number>();
   private readonly navigation = new Map<Page, NavigationState>();
   crashed: string | null = null;
@@ -41,7 +49,10 @@ export class EpisodeSession {
       this.inflight.set(page, Math.max(0, (this.inflight.get(page) ?? 0) + d));
       this.lastActivity.set(page, Date.now());
     };
-    const onRequest = () => bump(1);
+    const onRequest = (request: Request) => {
+      bump(1);
+      if (!SAFE_METHODS.has(request.method())) this.unsafeRequests++;
+    };
     const onDone = () => bump(-1);
     const onNavigated = () => bump(0);
     const onCrash = () => {
