@@ -9,5 +9,6 @@ node dist/experiments/action-tasks/path-probability.js runs/action-tasks-demos/d
 node bin/tti-run train --preset quick --set seed=1 --run-dir runs/action-tasks-p1
 node dist/experiments/action-tasks/progress-search.js 150 - 0.1 5 progress,visits
 node dist/experiments/action-tasks/progress-search.js 200 runs/action-tasks-p1/checkpoints 0.1 2 progress,visits
+node dist/experiments/action-tasks/progress-search.js 200 runs/action-tasks-p1/checkpoints 0.1 2 progress-url,visits-url
 # state probes in TTI's episodes (the study stopped it after 4 iterations)
 node bin/tti-run train --preset quick --set seed=1 --set collect.state_probes=true --run-dir runs/action-tasks-state
