@@ -4,7 +4,8 @@
 // cell (a reset, then the replay of the shortest known way there: src/envs/replay-prefix.ts) and
 // lets the policy act for a short burst from it; every new page becomes a cell. The first success
 // ends the search, and its rollout — replayed prefix and all — is a trajectory from the task's
-// start, as filtered BC needs it.
+// start, as filtered BC needs it. With `revisitByUrl` a cell whose way sent only safe requests is
+// gone back to with one goto to its URL (checked against the cell), its way shown as first taken.
 //
 // At test time (`pick: likelihood | value`, `tti-run eval --search branch`) no verdict is read: the
 // first rollout is the greedy episode, each later one samples from a page gone back to until the
@@ -135,11 +136,18 @@ export function replyOnPage(reply: string, recorded: Action, now: Action): strin
   return reply.slice(0, at) + reply.slice(at).replace(`[${from}]`, `[${to}]`);
 }
 
-/** A cell one goto away on a reset host: every step of its way sent only safe requests. */
-function wayByUrl(cell: Cell): boolean {
-  return (
-    cell.byUrl !== false && cell.path.length >= 2 && cell.path.every((s) => s.safe === true && s.observation)
-  );
+/**
+ * The pages of a cell's way when the cell may be one goto away on a reset host (every step sent
+ * only safe requests, and a goto there has not failed); null when it must be replayed.
+ */
+function wayByUrl(cell: Cell): { step: PathStep; page: Observation }[] | null {
+  if (cell.byUrl === false || cell.path.length < 2) return null;
+  const way: { step: PathStep; page: Observation }[] = [];
+  for (const step of cell.path) {
+    if (step.safe !== true || step.observation === undefined) return null;
+    way.push({ step, page: step.observation });
+  }
+  return way;
 }
 
 /** A step of a way back as the policy is shown it again. */
@@ -239,12 +247,16 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
       if (cell === null || cell.path.length >= left()) break;
       from = cell;
       let arrived = false;
-      if (o.revisitByUrl && pick === 'success' && wayByUrl(cell)) {
-        const result = await o.step({ type: 'goto', url: cell.url }, cell.path.at(-1)!.policyVersion);
+      const way = o.revisitByUrl && pick === 'success' ? wayByUrl(cell) : null;
+      if (way !== null) {
+        const result = await o.step(
+          { type: 'goto', url: cell.url },
+          cell.path[cell.path.length - 1]?.policyVersion ?? 0,
+        );
         stats.envSteps++;
         if (result.observation !== null && cellKey(result.observation) === cell.key) {
           // the policy is shown the way as it was first taken; the record holds one goto for it
-          for (const s of cell.path) taken.push(takenOf(s, s.observation!, s.reply));
+          for (const { step, page } of way) taken.push(takenOf(step, page, step.reply));
           path.push(...cell.path);
           observation = result.observation;
           revisited = cell.path.length;
@@ -254,7 +266,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
           // the page keeps state its URL does not say (a form half filled, a script's): replay
           cell.byUrl = false;
           stats.diverged++;
-          if (left() <= 0) break;
+          if (cell.path.length >= left()) break;
           observation = await o.start(k);
         }
       }
