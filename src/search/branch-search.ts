@@ -61,7 +61,7 @@ export interface SearchStats {
   cells: number;
   /** env steps taken, replayed ones included: what the search cost */
   envSteps: number;
-  /** replays that did not reach their cell's page (an element gone, another page) */
+  /** ways back that did not reach their cell's page (a replay's element gone, a goto's page not the cell's) */
   diverged: number;
   /** the longest way to a cell, in steps */
   deepest: number;
@@ -157,7 +157,6 @@ function takenOf(step: PathStep, observation: Observation, reply: string): Taken
     reply,
     policyVersion: step.policyVersion,
     ...(step.logProb === undefined ? {} : { logProb: step.logProb }),
-    actionText: describeAction(step.replay.action),
   };
 }
 
@@ -256,7 +255,11 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
         stats.envSteps++;
         if (result.observation !== null && cellKey(result.observation) === cell.key) {
           // the policy is shown the way as it was first taken; the record holds one goto for it
-          for (const { step, page } of way) taken.push(takenOf(step, page, step.reply));
+          for (const { step, page } of way)
+            taken.push({
+              ...takenOf(step, page, step.reply),
+              actionText: describeAction(step.replay.action),
+            });
           path.push(...cell.path);
           observation = result.observation;
           revisited = cell.path.length;

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type ArenaSlot, closeSlots, openSlots, readSplit } from '../../src/arena/oracle/index.js';
-import type { Action, Observation, Task } from '../../src/envs/index.js';
-import { branchSearch, rolloutSteps, type SearchOutcome, type Taken } from '../../src/search/index.js';
+import { type Action, describeAction, type Observation, type Task } from '../../src/envs/index.js';
+import { branchSearch, rolloutSteps, type Taken } from '../../src/search/index.js';
 
 let slot: ArenaSlot;
 const raw = readSplit('train');
@@ -40,41 +40,34 @@ function idOf(observation: Observation, role: string, name: string): string {
 const TYPED = 'checked on staging';
 
 /**
- * The first rollout: to the issue list, to the issue (both GET), a comment typed (no request) and
- * posted (a POST); later bursts close the issue and stop ('close'), or stop at once ('stop').
+ * Step `k` of the first rollout: to the issue list, to the issue (both GET), a comment typed (no
+ * request) and posted (a POST).
  */
-function scripted(list: string, issue: string) {
-  const firstRollout = (observation: Observation, k: number): Action => {
-    if (k === 0) return { type: 'goto', url: list };
-    if (k === 1) return { type: 'goto', url: issue };
-    if (k === 2)
-      return {
-        type: 'type',
-        elementId: idOf(observation, 'textbox', 'Comment'),
-        text: TYPED,
-        pressEnter: false,
-        clearFirst: true,
-      };
-    return { type: 'click', elementId: idOf(observation, 'button', 'Comment') };
-  };
-  return { firstRollout };
+function firstRollout(list: string, issue: string, observation: Observation, k: number): Action {
+  if (k === 0) return { type: 'goto', url: list };
+  if (k === 1) return { type: 'goto', url: issue };
+  if (k === 2)
+    return {
+      type: 'type',
+      elementId: idOf(observation, 'textbox', 'Comment'),
+      text: TYPED,
+      pressEnter: false,
+      clearFirst: true,
+    };
+  return { type: 'click', elementId: idOf(observation, 'button', 'Comment') };
 }
 
-interface Traced {
-  outcome: SearchOutcome;
-  /** each rollout's actions as sent to the env */
-  rollouts: string[][];
-  /** what the policy was shown before each burst's first action: the way's pages */
-  shown: string[][];
-}
-
+/**
+ * A search scripted as above, then bursts that close the issue and stop ('close') or stop at once
+ * ('stop'), cells ranked by `progress`. `rollouts`: each rollout's actions as sent to the env;
+ * `shown`: the way's pages the policy was shown at each act of a later rollout.
+ */
 async function search(
   progress: (observation: Observation) => number,
   burstAction: 'close' | 'stop',
   budget: number,
 ) {
   const { task, issue, list } = closeIssueTask();
-  const { firstRollout } = scripted(list, issue);
   const rollouts: string[][] = [];
   const shown: string[][] = [];
   let rollout = -1;
@@ -102,7 +95,7 @@ async function search(
       let action: Action;
       if (rollout === 0) {
         if (taken.length >= 4) return { reply: 'stop [nothing]', policyVersion: 1 };
-        action = firstRollout(observation, taken.length);
+        action = firstRollout(list, issue, observation, taken.length);
       } else {
         shown.push(taken.map((t) => new URL(t.observation.url).pathname));
         const close = observation.nodes.find((n) => n.role === 'button' && n.name === 'Close issue');
@@ -112,27 +105,12 @@ async function search(
           ? { type: 'click', elementId: close.id }
           : { type: 'scroll', direction: 'down', by: 'page' };
       }
-      return { reply: describe(action), policyVersion: 1 };
+      return { reply: describeAction(action), policyVersion: 1 };
     },
     progress: (observation: Observation, _taken: readonly Taken[]) => progress(observation),
   });
   await slot.env.abandon();
-  return { outcome, rollouts, shown, issue, list } satisfies Traced & Record<string, unknown>;
-}
-
-function describe(a: Action): string {
-  switch (a.type) {
-    case 'goto':
-      return `goto [${a.url}]`;
-    case 'type':
-      return `type [${a.elementId}] [${a.text}] [0]`;
-    case 'click':
-      return `click [${a.elementId}]`;
-    case 'scroll':
-      return `scroll [${a.direction}]`;
-    default:
-      throw new Error(`not scripted: ${a.type}`);
-  }
+  return { outcome, rollouts, shown };
 }
 
 const onIssue = (issue: string) => (o: Observation) => o.url === issue;
