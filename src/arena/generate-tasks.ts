@@ -136,6 +136,40 @@ export function generateTasks(options: GenerateOptions = {}): TaskSuite {
   return suite;
 }
 
+/** Train tasks beyond the task files' are numbered from here, clear of both splits' ids. */
+export const MORE_TRAIN_ID_BASE = 100_000;
+
+/**
+ * More train tasks of the train templates, for more demonstrations: the task files' train tasks
+ * (their ids kept), then further instances of each template from the same pools, up to
+ * `perTemplate` a template (fewer where a pool is smaller), numbered from MORE_TRAIN_ID_BASE.
+ * The generator takes each template's test tasks from its pool first, so none of these is a test
+ * task; an instance whose intent and start page a test task has is left out all the same.
+ */
+export function moreTrainTasks(
+  perTemplate: number,
+  files: { train: readonly MiniArenaTask[]; test: readonly MiniArenaTask[] },
+  seed = DEFAULT_SEED,
+): MiniArenaTask[] {
+  const key = (t: MiniArenaTask) => `${t.intent}\n${t.start_url}`;
+  const test = new Set(files.test.map(key));
+  const inFiles = new Set(files.train.map(key));
+  const perFile = new Map<string, number>();
+  for (const t of files.train)
+    perFile.set(t.miniarena.template, (perFile.get(t.miniarena.template) ?? 0) + 1);
+  const taken = new Map<string, number>();
+  const more: MiniArenaTask[] = [];
+  for (const t of generateTasks({ seed, trainPerTemplate: perTemplate, oracleLengths: null }).train) {
+    const template = t.miniarena.template;
+    if (inFiles.has(key(t)) || test.has(key(t))) continue;
+    const k = taken.get(template) ?? perFile.get(template) ?? 0;
+    if (k >= perTemplate) continue;
+    taken.set(template, k + 1);
+    more.push({ ...t, task_id: MORE_TRAIN_ID_BASE + more.length });
+  }
+  return [...files.train, ...more];
+}
+
 export function serializeTasks(tasks: MiniArenaTask[]): string {
   return `${JSON.stringify(tasks, null, 2)}\n`;
 }

@@ -11,6 +11,8 @@ export {
   answersTakeTurns,
   type GenerateOptions,
   generateTasks,
+  MORE_TRAIN_ID_BASE,
+  moreTrainTasks,
   serializeTasks,
   TASKS_DIR,
   type TaskSuite,

@@ -62,6 +62,8 @@ export interface SlotOptions {
   dir?: string;
   seed?: number;
   env?: BrowserEnvConfig;
+  /** tasks beyond the task files (moreTrainTasks), resolved against the instance the same way */
+  more?: readonly MiniArenaTask[];
 }
 
 async function openSlot(index: number, opts: SlotOptions): Promise<ArenaSlot> {
@@ -80,6 +82,11 @@ async function openSlot(index: number, opts: SlotOptions): Promise<ArenaSlot> {
       authDir,
     }))
       tasks.set(t.id, t);
+  if (opts.more && opts.more.length > 0) {
+    const file = path.join(authDir, 'more-tasks.json');
+    writeFileSync(file, JSON.stringify(opts.more));
+    for (const t of loadTaskFile(file, { hosts: host.placeholders, authDir })) tasks.set(t.id, t);
+  }
   const env = await BrowserEnv.launch({ allowedOrigins: [host.origin], ...opts.env });
   return { index, host, env, tasks, authDir };
 }

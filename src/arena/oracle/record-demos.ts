@@ -11,6 +11,7 @@ import {
   stringMatch,
   VIEWPORT,
 } from '../../envs/index.js';
+import { MORE_TRAIN_ID_BASE } from '../generate-tasks.js';
 import type { MiniArenaTask, Tier } from '../templates/types.js';
 import { ORACLE_ENV, ORACLE_HORIZON } from './check.js';
 import { type ArenaSlot, closeSlots, openSlots, runOnSlots } from './pool.js';
@@ -149,6 +150,7 @@ export async function recordOracleDemos(
   const slots = await openSlots(Math.min(o.concurrency ?? 2, tasks.length), {
     split: 'all',
     env: { ...ORACLE_ENV, ...o.env },
+    more: tasks.filter((t) => t.task_id >= MORE_TRAIN_ID_BASE),
   });
   try {
     return await runOnSlots(slots, tasks, (slot, raw) => recordOracleDemo(slot, raw, o), o.onDemo);

@@ -20,6 +20,8 @@ export interface PretrainArgs {
   split: Split | undefined;
   limit: number | undefined;
   templates: string[] | undefined;
+  /** oracle, train split: record up to N tasks a template, more than the task files hold */
+  trainPerTemplate: number | undefined;
   concurrency: number;
   epochs: number;
   batchSize: number;
@@ -72,12 +74,18 @@ async function oracleDemos(
   args: PretrainArgs,
   bar: ProgressBar,
 ): Promise<{ demos: OracleDemo[]; tasks: MiniArenaTask[] }> {
-  const { readSplit, recordOracleDemos, selectTasks, TEMPLATES } = await import('../../arena/index.js');
+  const { moreTrainTasks, readSplit, recordOracleDemos, selectTasks, TEMPLATES } = await import(
+    '../../arena/index.js'
+  );
   const { DONE_ANSWER } = await import('../../model/index.js');
   const known = new Set(TEMPLATES.map((t) => t.key));
   const unknown = (args.templates ?? []).filter((t) => !known.has(t));
   if (unknown.length > 0) throw new ConfigError(`--templates: no MiniArena template ${unknown.join(', ')}`);
-  const tasks = selectTasks(readSplit(args.split ?? 'train'), {
+  const all =
+    args.trainPerTemplate === undefined
+      ? readSplit(args.split ?? 'train')
+      : moreTrainTasks(args.trainPerTemplate, { train: readSplit('train'), test: readSplit('test') });
+  const tasks = selectTasks(all, {
     limit: args.limit,
     templates: args.templates,
   });
@@ -136,9 +144,14 @@ async function gatherDemos(args: PretrainArgs, bar: ProgressBar): Promise<Demos>
     }
     source = `MiniArena's oracle on ${demos.length} ${args.split ?? 'train'} tasks (${path.join(args.runDir, DEMOS_FILE)})`;
   } else {
-    if (args.split !== undefined || args.limit !== undefined || args.templates !== undefined)
+    if (
+      args.split !== undefined ||
+      args.limit !== undefined ||
+      args.templates !== undefined ||
+      args.trainPerTemplate !== undefined
+    )
       throw new ConfigError(
-        '--split, --limit and --templates choose oracle tasks: use them with --demos oracle',
+        '--split, --limit, --templates and --train-per-template choose oracle tasks: use them with --demos oracle',
       );
     if (!existsSync(args.demos)) throw new ConfigError(`--demos ${args.demos} does not exist`);
     if (statSync(args.demos).isDirectory()) {
@@ -190,6 +203,12 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
   if (!(args.lr > 0)) throw new ConfigError(`--lr must be positive, got ${args.lr}`);
   if (args.limit !== undefined && (!Number.isInteger(args.limit) || args.limit < 1))
     throw new ConfigError(`--limit must be a whole number ≥ 1, got ${args.limit}`);
+  if (args.trainPerTemplate !== undefined) {
+    if (!Number.isInteger(args.trainPerTemplate) || args.trainPerTemplate < 1)
+      throw new ConfigError(`--train-per-template must be a whole number ≥ 1, got ${args.trainPerTemplate}`);
+    if ((args.split ?? 'train') !== 'train')
+      throw new ConfigError('--train-per-template adds train tasks: use it with --split train');
+  }
   const bar = new ProgressBar();
   // every demo is read and checked before anything is written for training
   const demos = await gatherDemos(args, bar);
@@ -272,6 +291,11 @@ export const pretrainCommand = defineCommand({
       })
       .option('limit', { type: 'number', describe: 'oracle: at most N tasks, templates taking turns' })
       .option('templates', { type: 'string', array: true, describe: 'oracle: only these templates' })
+      .option('train-per-template', {
+        type: 'number',
+        describe:
+          'oracle: up to N train tasks a template, generated beyond the task files from the same pools (never a test task); more demonstrations',
+      })
       .option('concurrency', {
         type: 'number',
         default: 2,
@@ -320,6 +344,7 @@ export const pretrainCommand = defineCommand({
         split: argv.split,
         limit: argv.limit,
         templates: argv.templates?.map(String),
+        trainPerTemplate: argv['train-per-template'],
         concurrency: argv.concurrency,
         epochs: argv.epochs,
         batchSize: argv['batch-size'],
