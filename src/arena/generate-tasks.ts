@@ -138,11 +138,15 @@ export function generateTasks(options: GenerateOptions = {}): TaskSuite {
 
 /** Train tasks beyond the task files' are numbered from here, clear of both splits' ids. */
 export const MORE_TRAIN_ID_BASE = 100_000;
+/** Ids a template's further tasks may take (its k-th is MORE_TRAIN_ID_BASE + index · this + k). */
+const MORE_TRAIN_IDS_PER_TEMPLATE = 10_000;
 
 /**
  * More train tasks of the train templates, for more demonstrations: the task files' train tasks
  * (their ids kept), then further instances of each template from the same pools, up to
- * `perTemplate` a template (fewer where a pool is smaller), numbered from MORE_TRAIN_ID_BASE.
+ * `perTemplate` a template (fewer where a pool is smaller), numbered from MORE_TRAIN_ID_BASE by
+ * template and place, so a task keeps its id whatever `perTemplate` is (a demo cache recorded
+ * with a smaller N stays valid for a larger one).
  * The generator takes each template's test tasks from its pool first, so none of these is a test
  * task; an instance whose intent and start page a test task has is left out all the same.
  */
@@ -165,7 +169,10 @@ export function moreTrainTasks(
     const k = taken.get(template) ?? perFile.get(template) ?? 0;
     if (k >= perTemplate) continue;
     taken.set(template, k + 1);
-    more.push({ ...t, task_id: MORE_TRAIN_ID_BASE + more.length });
+    const place = k - (perFile.get(template) ?? 0);
+    if (place >= MORE_TRAIN_IDS_PER_TEMPLATE) continue;
+    const index = TEMPLATES.findIndex((x) => x.key === template);
+    more.push({ ...t, task_id: MORE_TRAIN_ID_BASE + index * MORE_TRAIN_IDS_PER_TEMPLATE + place });
   }
   return [...files.train, ...more];
 }

@@ -40,6 +40,9 @@ test('more train tasks keep the files’ tasks first, add only new instances of 
   for (const t of files.train)
     inFiles.set(t.miniarena.template, (inFiles.get(t.miniarena.template) ?? 0) + 1);
   for (const [template, n] of perTemplate) assert.ok(n <= Math.max(44, inFiles.get(template)!), template);
+  // a task keeps its id for a larger N, so a demo cache recorded with a smaller one stays valid
+  const larger = new Map(moreTrainTasks(66, files).map((t) => [t.task_id, key(t)]));
+  for (const t of more) assert.equal(larger.get(t.task_id), key(t), `task ${t.task_id} changed with N`);
   // no more than the files when N is what they already hold
   assert.equal(moreTrainTasks(22, files).length, files.train.length);
 });
