@@ -3,7 +3,7 @@
 # in a quick-preset run, and searches on one task per action template. From the repository root.
 set -euo pipefail
 npm run build
-node bin/tti-run pretrain --demos oracle --split train --run-dir runs/action-tasks-demos --epochs 1
+node bin/tti-run pretrain --demos oracle --split train --train-per-template 22 --run-dir runs/action-tasks-demos --epochs 1
 node dist/experiments/action-tasks/path-probability.js runs/action-tasks-demos/demos.jsonl
 # a checkpoint that navigates: the quick preset with stop probes (configs/miniarena.yaml), seed 1
 node bin/tti-run train --preset quick --set seed=1 --run-dir runs/action-tasks-p1

@@ -12,7 +12,7 @@ for B in 10 20; do
   node experiments/test-time-search/analyze.mjs runs/tts/st-b$B
 done
 # MiniArena: the oracle-pretrained policy, the quick preset's 78 test tasks
-node bin/tti-run pretrain --demos oracle --split train --run-dir runs/tts/pre
+node bin/tti-run pretrain --demos oracle --split train --train-per-template 22 --run-dir runs/tts/pre
 node bin/tti-run eval --run-dir runs/tts/pre --split test --limit 78 --json --out-dir runs/tts/ma78-greedy > runs/tts/ma78-greedy.json
 node bin/tti-run eval --run-dir runs/tts/pre --split test --limit 78 --min-try 2 --json --out-dir runs/tts/ma78-mt2 > runs/tts/ma78-mt2.json
 node bin/tti-run eval --run-dir runs/tts/pre --split test --limit 78 --search branch --budget 20 --json --out-dir runs/tts/ma78-b20 > runs/tts/ma78-b20.json

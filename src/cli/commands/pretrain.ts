@@ -20,7 +20,8 @@ export interface PretrainArgs {
   split: Split | undefined;
   limit: number | undefined;
   templates: string[] | undefined;
-  /** oracle, train split: record up to N tasks a template, more than the task files hold */
+  /** oracle, train split: record up to N tasks a template, more than the task files hold
+   *  (default DEFAULT_TRAIN_PER_TEMPLATE there; the files' own count gives the files alone) */
   trainPerTemplate: number | undefined;
   concurrency: number;
   epochs: number;
@@ -47,6 +48,12 @@ interface Demos {
 }
 
 const DEMOS_FILE = 'demos.jsonl';
+
+/**
+ * Oracle train tasks a template when none is asked for: BC's seen-template test success grew with
+ * every doubling of the demos (docs/model.md), and 66 gives 1,651 tasks where the files hold 712.
+ */
+export const DEFAULT_TRAIN_PER_TEMPLATE = 66;
 
 /** The oracle demos already in the cache; a torn last line (a killed recording) is cut. */
 function readDemoCache(file: string): OracleDemo[] {
@@ -81,10 +88,12 @@ async function oracleDemos(
   const known = new Set(TEMPLATES.map((t) => t.key));
   const unknown = (args.templates ?? []).filter((t) => !known.has(t));
   if (unknown.length > 0) throw new ConfigError(`--templates: no MiniArena template ${unknown.join(', ')}`);
+  const perTemplate =
+    args.trainPerTemplate ?? ((args.split ?? 'train') === 'train' ? DEFAULT_TRAIN_PER_TEMPLATE : undefined);
   const all =
-    args.trainPerTemplate === undefined
+    perTemplate === undefined
       ? readSplit(args.split ?? 'train')
-      : moreTrainTasks(args.trainPerTemplate, { train: readSplit('train'), test: readSplit('test') });
+      : moreTrainTasks(perTemplate, { train: readSplit('train'), test: readSplit('test') });
   const tasks = selectTasks(all, {
     limit: args.limit,
     templates: args.templates,
@@ -293,8 +302,7 @@ export const pretrainCommand = defineCommand({
       .option('templates', { type: 'string', array: true, describe: 'oracle: only these templates' })
       .option('train-per-template', {
         type: 'number',
-        describe:
-          'oracle: up to N train tasks a template, generated beyond the task files from the same pools (never a test task); more demonstrations',
+        describe: `oracle, train split: up to N tasks a template, the task files' and more from the generator's pools (never a test task); default ${DEFAULT_TRAIN_PER_TEMPLATE}, 22 for the files alone`,
       })
       .option('concurrency', {
         type: 'number',
