@@ -23,7 +23,8 @@ const isValid = (d: (typeof demos)[number]) =>
   valid > 0 && d.split === 'train' && (d.taskId * 2654435761) % 1000 < valid * 1000;
 // FRACTION=0.5 trains on about that share of the train demos (a learning curve over data)
 const fraction = Number(process.env.FRACTION ?? 1);
-const inFraction = (d: (typeof demos)[number]) => fraction >= 1 || (d.taskId * 2246822519) % 1000 < fraction * 1000;
+const inFraction = (d: (typeof demos)[number]) =>
+  fraction >= 1 || (d.taskId * 2246822519) % 1000 < fraction * 1000;
 const trainDemos = demos.filter((d) => d.split === 'train' && !isValid(d) && inFraction(d));
 // SUFFIXES=k: also each demo started from k later steps (its trail and history cut): an episode
 // can begin where a demo was midway (a task that starts on the product page)
