@@ -11,5 +11,5 @@ for seed in 0 1 2; do
   # what filtered BC would leave out of the arm that imitates everything
   node experiments/overwritten-edits/count.mjs runs/skip-false-s$seed/episodes
 done
-# the oracle's MiniArena demos: `tti-run pretrain --demos oracle --run-dir runs/bc` records them in
+# the oracle's MiniArena demos: `tti-run pretrain --demos oracle --train-per-template 22 --run-dir runs/bc` records them in
 # runs/bc/demos.jsonl (≈1 h); then: node experiments/overwritten-edits/count.mjs runs/bc/demos.jsonl
