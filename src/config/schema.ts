@@ -273,6 +273,15 @@ export const LearnerConfig = z
      */
     algorithm: z.enum(['filtered_bc', 'awr']).default('filtered_bc'),
     /**
+     * demonstrations mixed into every iteration's training: a file `tti-run pretrain --demos`
+     * reads (trajectories or export-sft lines; a pretrain run's demos.jsonl), so that fine-tuning
+     * from a pretrained checkpoint goes on imitating its demos while it learns from what it keeps
+     * (src/model/demo-mix.ts); null trains on replay's sample alone, as TTI does
+     */
+    demos: z.string().min(1).nullable().default(null),
+    /** with demos: how many of them (drawn without replacement, seeded) join each iteration's training */
+    demos_per_iteration: PositiveInt.default(64),
+    /**
      * filtered_bc: leave out of imitation a kept trajectory's edits (Type, Select) that a later edit
      * of the same field on the same page replaced (src/model/overwritten.ts); they stay in history
      */
@@ -438,6 +447,14 @@ export const Config = z
         message:
           'awr trains the embedded tfjs policy and its critic: set policy_lm tfjs and learner.kind tfjs, ' +
           'or use filtered_bc with an external learner',
+      });
+    if (config.learner.demos !== null && (config.learner.kind !== 'tfjs' || config.policy_lm !== 'tfjs'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['learner', 'demos'],
+        message:
+          'demos are mixed into the embedded tfjs learner: set policy_lm tfjs and learner.kind tfjs, ' +
+          "or add them to your external learner's data",
       });
     // Before suites were plug-ins, env.suite webarena (the old default) meant "the task files",
     // MiniArena's when no host was set; now it means WebArena's own containers. Say so up front

@@ -36,6 +36,7 @@ export {
   readDemoFile,
   withFreshColumns,
 } from './demo-file.js';
+export { type DemoMix, drawDemoSteps, loadDemoMix } from './demo-mix.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
 export {
   DEFAULT_BUCKETS,

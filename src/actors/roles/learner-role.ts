@@ -13,8 +13,11 @@ import {
   awrSteps,
   BcTrainer,
   CheckpointStore,
+  type DemoMix,
+  drawDemoSteps,
   imitatedSteps,
   loadBackend,
+  loadDemoMix,
   saveModelCheckpoint,
   type TensorFrames,
   TfjsPolicy,
@@ -30,6 +33,8 @@ import type { RoleCommand, RoleMain } from './worker-shell.js';
 type TrainCommand = Extract<RoleCommand, { command: 'train' }>;
 
 const SAMPLE_TIMEOUT_MS = 60000;
+/** keeps the demos' draws apart from replay's, which mixes the same seed and iteration */
+const DEMO_STREAM = 0xde305;
 /** Training time between yields to the event loop (heartbeats, commands). */
 const YIELD_EVERY_MS = 100;
 
@@ -77,6 +82,16 @@ export const learnerRole: RoleMain = async (ctx) => {
 
   const { weights, samples } = await openLearnerSockets(ctx);
   const random = new SeededRandom(ctx.config.seed * 104729 + 1);
+  // `tti-run train` checked the file before the run started; read here, a bad one fails the learner.
+  let demos: DemoMix | null = null;
+  if (ctx.config.learner.demos !== null) {
+    demos = await loadDemoMix(ctx.config.learner.demos, ctx.config.eval_horizon);
+    ctx.log.info(
+      `mixing ${Math.min(ctx.config.learner.demos_per_iteration, demos.trajectories.length)} of ` +
+        `${demos.trajectories.length} demonstrations (${demos.steps} steps, ${demos.uncovered} not among ` +
+        `the candidates) from ${demos.file} into every iteration`,
+    );
+  }
 
   const publish = async (): Promise<void> => {
     const { specs, frames } = policy.exportWeights();
@@ -220,6 +235,20 @@ export const learnerRole: RoleMain = async (ctx) => {
         });
         if (skipped > 0)
           ctx.log.info(`iteration ${command.iteration}: ${skipped} edits typed over later are not imitated`);
+      }
+      if (demos !== null) {
+        // A stream of the seed and the iteration alone: what replay sent does not change which
+        // demos an iteration draws, and a restarted learner draws the same ones.
+        const drawn = drawDemoSteps(
+          demos,
+          ctx.config.learner.demos_per_iteration,
+          new SeededRandom(mixSeeds(ctx.config.seed, command.iteration, DEMO_STREAM)).next,
+          ctx.config.learner.skip_overwritten_edits,
+        );
+        steps = steps.concat(drawn.steps);
+        ctx.log.info(
+          `iteration ${command.iteration}: ${drawn.trajectories} demonstrations (${drawn.steps.length} steps) mixed in`,
+        );
       }
       let checkpoint: string | null = null;
       let result: Awaited<ReturnType<typeof trainOn>> = {

@@ -3,8 +3,9 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Config, configToYaml, loadConfig } from '../../config/index.js';
+import { type Config, ConfigError, configToYaml, loadConfig } from '../../config/index.js';
 import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
 import type { RunEvent, StatusSnapshot } from '../../protocol/index.js';
 import {
@@ -61,7 +62,7 @@ async function awaitOldWorkers(runDir: RunDir, timeoutMs: number): Promise<numbe
   return left;
 }
 
-function prepareRunDir(args: TrainArgs): { runDir: RunDir; config: Config; token: string } {
+async function prepareRunDir(args: TrainArgs): Promise<{ runDir: RunDir; config: Config; token: string }> {
   const runDir = new RunDir(args.runDir);
   if (existsSync(runDir.supervisorInfo)) {
     const info = readSupervisorInfo(runDir);
@@ -80,6 +81,7 @@ function prepareRunDir(args: TrainArgs): { runDir: RunDir; config: Config; token
   const overrides = args.logLevel ? [...args.set, `log_level=${args.logLevel}`] : args.set;
   // A resumed run's config already has its presets applied.
   const config = loadConfig(configFile, overrides, args.config === undefined && resuming ? [] : args.presets);
+  if (config.learner.demos !== null) config.learner.demos = await checkedDemos(config.learner.demos);
   runDir.create();
   writeFileSync(runDir.config, configToYaml(config));
   const token =
@@ -87,6 +89,26 @@ function prepareRunDir(args: TrainArgs): { runDir: RunDir; config: Config; token
       ? readFileSync(runDir.token, 'utf8').trim()
       : createRunToken(runDir);
   return { runDir, config, token };
+}
+
+/**
+ * `learner.demos`, read once before anything starts: a bad file names its line and field here, not
+ * in a learner that would fail on every restart. Absolute, as workers start in other folders.
+ */
+async function checkedDemos(file: string): Promise<string> {
+  const { readDemoFile, DemoFileError } = await import('../../model/index.js');
+  if (!existsSync(file)) throw new ConfigError(`learner.demos: ${file} does not exist`);
+  try {
+    const read = readDemoFile(file);
+    if (read.trajectories.length === 0)
+      throw new ConfigError(
+        `learner.demos: ${file} holds no successful demonstration (${read.skipped} left out)`,
+      );
+  } catch (error) {
+    if (error instanceof DemoFileError) throw new ConfigError(`learner.demos: ${error.message}`);
+    throw error;
+  }
+  return path.resolve(file);
 }
 
 async function detach(args: TrainArgs): Promise<number> {
@@ -135,7 +157,7 @@ async function detach(args: TrainArgs): Promise<number> {
 
 export async function train(args: TrainArgs): Promise<number> {
   if (args.detach) return detach(args);
-  const { runDir, config, token } = prepareRunDir(args);
+  const { runDir, config, token } = await prepareRunDir(args);
   if (args.resume) {
     const killed = await awaitOldWorkers(runDir, OLD_WORKERS_TIMEOUT_MS);
     if (killed.length > 0)

@@ -1,0 +1,54 @@
+// Demonstrations mixed into online training (`learner.demos`). Fine-tuned on its own kept
+// trajectories alone, a pretrained policy narrows to what collection finds, mostly short tasks: a
+// BC policy fine-tuned by TTI lost tiers 2 and 3 (experiments/tier-3). Drawing some of the demos it
+// was pretrained on into every iteration keeps them in its data, as DQfD and RLPD keep their
+// offline data beside what the agent collects.
+import { alignAnswers } from './align-answers.js';
+import { readDemoFile } from './demo-file.js';
+import { imitatedSteps } from './overwritten.js';
+import type { TrainingStep, TrajectoryForTraining } from './types.js';
+
+export interface DemoMix {
+  file: string;
+  trajectories: TrajectoryForTraining[];
+  /** steps in all, and those whose action is not among the policy's candidates (BC skips them) */
+  steps: number;
+  uncovered: number;
+  /** lines left out: failed trajectories, SFT samples without a task */
+  skipped: number;
+}
+
+/**
+ * Reads a demonstrations file as `tti-run pretrain --demos FILE` does (a bad line throws
+ * DemoFileError naming the line and the field). Answers are kept as written: with no task's
+ * evaluator at hand, one that no candidate offers is counted uncovered rather than retargeted.
+ */
+export async function loadDemoMix(file: string, horizon: number): Promise<DemoMix> {
+  const read = readDemoFile(file, horizon);
+  const mix: DemoMix = { file, trajectories: [], steps: 0, uncovered: 0, skipped: read.skipped };
+  for (const t of read.trajectories) {
+    const aligned = await alignAnswers(t);
+    mix.trajectories.push(aligned.trajectory);
+    mix.steps += aligned.steps;
+    mix.uncovered += aligned.uncovered;
+  }
+  return mix;
+}
+
+/** `count` demonstrations drawn without replacement (a partial Fisher–Yates), as training steps. */
+export function drawDemoSteps(
+  mix: DemoMix,
+  count: number,
+  random: () => number,
+  skipOverwrittenEdits: boolean,
+): { trajectories: number; steps: TrainingStep[] } {
+  const order = mix.trajectories.slice();
+  const take = Math.min(count, order.length);
+  const steps: TrainingStep[] = [];
+  for (let i = 0; i < take; i++) {
+    const j = i + Math.floor(random() * (order.length - i));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+    steps.push(...imitatedSteps(order[i]!, skipOverwrittenEdits).steps);
+  }
+  return { trajectories: take, steps };
+}
