@@ -3,6 +3,8 @@
 // own data), whose observations are WebArena's accessibility-tree text. Every line is checked; a
 // bad one is an error that names the file, the line and the field.
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import { freshIds } from '../util/index.js';
 import type { NodeColumns, TrajectoryForTraining } from './types.js';
@@ -136,14 +138,54 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
   } catch (error) {
     throw new DemoFileError(`cannot read demos ${file}: ${(error as Error).message}`);
   }
-  const trajectories: TrajectoryForTraining[] = [];
-  const episodes = new Map<string, { step: number; s: NonNullable<ReturnType<typeof sftStep>> }[]>();
-  let skipped = 0;
-  let lines = 0;
-  raw.split('\n').forEach((line, k) => {
+  const reader = new DemoLines(file, defaultHorizon);
+  for (const [k, line] of raw.split('\n').entries()) reader.line(line, k + 1);
+  return reader.finish();
+}
+
+/**
+ * The same, in a worker whose heartbeats must keep flowing: the file is read asynchronously and
+ * the event loop is let go every `sliceMs` of parsing (a run's learner reads thousands of demos).
+ */
+export async function readDemoFileYielding(
+  file: string,
+  defaultHorizon = 30,
+  sliceMs = 50,
+): Promise<DemoFileReport> {
+  let raw: string;
+  try {
+    raw = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new DemoFileError(`cannot read demos ${file}: ${(error as Error).message}`);
+  }
+  const reader = new DemoLines(file, defaultHorizon);
+  let sliceStart = performance.now();
+  for (const [k, line] of raw.split('\n').entries()) {
+    reader.line(line, k + 1);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
+  return reader.finish();
+}
+
+/** One file's lines, checked as they come: trajectories at once, SFT samples grouped at the end. */
+class DemoLines {
+  private trajectories: TrajectoryForTraining[] = [];
+  private episodes = new Map<string, { step: number; s: NonNullable<ReturnType<typeof sftStep>> }[]>();
+  private skipped = 0;
+  private lines = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly defaultHorizon: number,
+  ) {}
+
+  line(line: string, at: number): void {
+    const file = this.file;
     if (!line.trim()) return;
-    lines += 1;
-    const at = k + 1;
+    this.lines += 1;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -155,21 +197,21 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
       if (!parsed.success) throw new DemoFileError(where(file, at, parsed.error.issues[0]!));
       const s = sftStep(parsed.data);
       if (!s) throw new DemoFileError(`${file}:${at}: messages: no user turn or no assistant reply`);
-      const list = episodes.get(parsed.data.metadata.episode_id) ?? [];
+      const list = this.episodes.get(parsed.data.metadata.episode_id) ?? [];
       list.push({ step: parsed.data.metadata.step, s });
-      episodes.set(parsed.data.metadata.episode_id, list);
+      this.episodes.set(parsed.data.metadata.episode_id, list);
       return;
     }
     const parsed = TrajectoryLine.safeParse(value);
     if (!parsed.success) throw new DemoFileError(where(file, at, parsed.error.issues[0]!));
     const t = parsed.data;
     if (t.success === false || (t.reward !== undefined && t.reward <= 0)) {
-      skipped += 1;
+      this.skipped += 1;
       return;
     }
-    trajectories.push({
+    this.trajectories.push({
       intent: t.intent,
-      horizon: t.horizon ?? defaultHorizon,
+      horizon: t.horizon ?? this.defaultHorizon,
       steps: withFreshColumns(
         t.steps.map((s) => ({
           url: s.url,
@@ -179,27 +221,30 @@ export function readDemoFile(file: string, defaultHorizon = 30): DemoFileReport 
         })),
       ),
     });
-  });
-  for (const [episode, steps] of episodes) {
-    steps.sort((a, b) => a.step - b.step);
-    const intent = steps.find((x) => x.s.intent !== null)?.s.intent;
-    if (!intent) {
-      skipped += 1;
-      continue;
-    }
-    if (steps.some((x) => x.s.nodes.ids.length === 0))
-      throw new DemoFileError(
-        `${file}: episode ${episode}: a user turn has no accessibility tree ("[id] role 'name'" lines)`,
-      );
-    trajectories.push({
-      intent,
-      horizon: defaultHorizon,
-      steps: withFreshColumns(
-        steps.map(({ s }) => ({ url: s.url, nodes: s.nodes, note: null, reply: s.reply })),
-      ),
-    });
   }
-  return { trajectories, skipped, lines };
+
+  finish(): DemoFileReport {
+    for (const [episode, steps] of this.episodes) {
+      steps.sort((a, b) => a.step - b.step);
+      const intent = steps.find((x) => x.s.intent !== null)?.s.intent;
+      if (!intent) {
+        this.skipped += 1;
+        continue;
+      }
+      if (steps.some((x) => x.s.nodes.ids.length === 0))
+        throw new DemoFileError(
+          `${this.file}: episode ${episode}: a user turn has no accessibility tree ("[id] role 'name'" lines)`,
+        );
+      this.trajectories.push({
+        intent,
+        horizon: this.defaultHorizon,
+        steps: withFreshColumns(
+          steps.map(({ s }) => ({ url: s.url, nodes: s.nodes, note: null, reply: s.reply })),
+        ),
+      });
+    }
+    return { trajectories: this.trajectories, skipped: this.skipped, lines: this.lines };
+  }
 }
 
 /**

@@ -3,8 +3,9 @@
 // BC policy fine-tuned by TTI lost tiers 2 and 3 (experiments/tier-3). Drawing some of the demos it
 // was pretrained on into every iteration keeps them in its data, as DQfD and RLPD keep their
 // offline data beside what the agent collects.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { alignAnswers } from './align-answers.js';
-import { readDemoFile } from './demo-file.js';
+import { readDemoFileYielding } from './demo-file.js';
 import { imitatedSteps } from './overwritten.js';
 import type { TrainingStep, TrajectoryForTraining } from './types.js';
 
@@ -20,13 +21,20 @@ export interface DemoMix {
 
 /**
  * Reads a demonstrations file as `tti-run pretrain --demos FILE` does (a bad line throws
- * DemoFileError naming the line and the field). Answers are kept as written: with no task's
+ * DemoFileError naming the line and the field), letting the event loop go every `sliceMs`. Answers are kept as written: with no task's
  * evaluator at hand, one that no candidate offers is counted uncovered rather than retargeted.
  */
-export async function loadDemoMix(file: string, horizon: number): Promise<DemoMix> {
-  const read = readDemoFile(file, horizon);
+export async function loadDemoMix(file: string, horizon: number, sliceMs = 50): Promise<DemoMix> {
+  const read = await readDemoFileYielding(file, horizon, sliceMs);
   const mix: DemoMix = { file, trajectories: [], steps: 0, uncovered: 0, skipped: read.skipped };
+  let sliceStart = performance.now();
   for (const t of read.trajectories) {
+    // Building every step's candidates takes seconds for a few thousand demos: the learner
+    // loading them must still answer heartbeats.
+    if (performance.now() - sliceStart >= sliceMs) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
     const aligned = await alignAnswers(t);
     mix.trajectories.push(aligned.trajectory);
     mix.steps += aligned.steps;

@@ -1,6 +1,9 @@
 // learner.demos: the demos mixed into an iteration are drawn without replacement, the same ones
-// for the same stream, and read with the pretrain command's reader and alignment.
+// for the same stream, and read with the pretrain command's reader and alignment, with the event
+// loop let go while a long file loads.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { drawDemoSteps, loadDemoMix } from '../../src/model/index.js';
@@ -41,4 +44,33 @@ test('a draw takes distinct demos, repeats for the same seed and stops at what t
   assert.equal(all.steps.length, 9);
   // the draw works on a copy: the mix keeps its order for the next iteration
   assert.equal(mix.trajectories.length, 4);
+});
+
+test('loading many demonstrations lets timers run, as a learner’s heartbeats need', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tti-demo-mix-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const lines = readFileSync(FIXTURE, 'utf8').trim().split('\n');
+  const big = path.join(dir, 'big.jsonl');
+  writeFileSync(big, `${Array.from({ length: 150 }, () => lines.join('\n')).join('\n')}\n`);
+  let ticks = 0;
+  let longestGapMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestGapMs = Math.max(longestGapMs, now - last);
+    last = now;
+    ticks += 1;
+  }, 10);
+  const started = performance.now();
+  const mix = await loadDemoMix(big, 30, 20);
+  const tookMs = performance.now() - started;
+  clearInterval(timer);
+  assert.equal(mix.trajectories.length, 600);
+  // Loading takes hundreds of milliseconds; a timer waiting all that time would be a learner
+  // missing its heartbeats. The gap allows for one slice and a loaded machine.
+  assert.ok(ticks >= 5, `${ticks} timer ticks in ${tookMs.toFixed(0)} ms of loading`);
+  assert.ok(
+    longestGapMs < Math.max(500, tookMs / 4),
+    `the event loop was held ${longestGapMs.toFixed(0)} ms`,
+  );
 });
