@@ -4,14 +4,16 @@
 // was pretrained on into every iteration keeps them in its data, as DQfD and RLPD keep their
 // offline data beside what the agent collects.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { SeededRandom } from '../util/index.js';
 import { alignAnswers } from './align-answers.js';
 import { readDemoFileYielding } from './demo-file.js';
 import { imitatedSteps } from './overwritten.js';
-import type { TrainingStep, TrajectoryForTraining } from './types.js';
+import type { TrainingStep } from './types.js';
 
 export interface DemoMix {
   file: string;
-  trajectories: TrajectoryForTraining[];
+  /** each demonstration's imitated steps, made once: the trainer's encoding cache keeps them */
+  demos: TrainingStep[][];
   /** steps in all, and those whose action is not among the policy's candidates (BC skips them) */
   steps: number;
   uncovered: number;
@@ -19,14 +21,24 @@ export interface DemoMix {
   skipped: number;
 }
 
+export interface DemoMixOptions {
+  horizon: number;
+  /** as learner.skip_overwritten_edits */
+  skipOverwrittenEdits: boolean;
+  /** the longest the event loop is held while loading */
+  sliceMs?: number;
+}
+
 /**
  * Reads a demonstrations file as `tti-run pretrain --demos FILE` does (a bad line throws
- * DemoFileError naming the line and the field), letting the event loop go every `sliceMs`. Answers are kept as written: with no task's
- * evaluator at hand, one that no candidate offers is counted uncovered rather than retargeted.
+ * DemoFileError naming the line and the field), letting the event loop go every `sliceMs`.
+ * Answers are kept as written: with no task's evaluator at hand, one that no candidate offers is
+ * counted uncovered rather than retargeted.
  */
-export async function loadDemoMix(file: string, horizon: number, sliceMs = 50): Promise<DemoMix> {
-  const read = await readDemoFileYielding(file, horizon, sliceMs);
-  const mix: DemoMix = { file, trajectories: [], steps: 0, uncovered: 0, skipped: read.skipped };
+export async function loadDemoMix(file: string, o: DemoMixOptions): Promise<DemoMix> {
+  const sliceMs = o.sliceMs ?? 50;
+  const read = await readDemoFileYielding(file, o.horizon, sliceMs);
+  const mix: DemoMix = { file, demos: [], steps: 0, uncovered: 0, skipped: read.skipped };
   let sliceStart = performance.now();
   for (const t of read.trajectories) {
     // Building every step's candidates takes seconds for a few thousand demos: the learner
@@ -36,27 +48,19 @@ export async function loadDemoMix(file: string, horizon: number, sliceMs = 50): 
       sliceStart = performance.now();
     }
     const aligned = await alignAnswers(t);
-    mix.trajectories.push(aligned.trajectory);
+    mix.demos.push(imitatedSteps(aligned.trajectory, o.skipOverwrittenEdits).steps);
     mix.steps += aligned.steps;
     mix.uncovered += aligned.uncovered;
   }
   return mix;
 }
 
-/** `count` demonstrations drawn without replacement (a partial Fisher–Yates), as training steps. */
+/** `count` demonstrations drawn without replacement, as training steps. */
 export function drawDemoSteps(
   mix: DemoMix,
   count: number,
-  random: () => number,
-  skipOverwrittenEdits: boolean,
+  random: SeededRandom,
 ): { trajectories: number; steps: TrainingStep[] } {
-  const order = mix.trajectories.slice();
-  const take = Math.min(count, order.length);
-  const steps: TrainingStep[] = [];
-  for (let i = 0; i < take; i++) {
-    const j = i + Math.floor(random() * (order.length - i));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-    steps.push(...imitatedSteps(order[i]!, skipOverwrittenEdits).steps);
-  }
-  return { trajectories: take, steps };
+  const drawn = random.sample(mix.demos, count);
+  return { trajectories: drawn.length, steps: drawn.flat() };
 }

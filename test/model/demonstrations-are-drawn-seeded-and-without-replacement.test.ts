@@ -13,12 +13,12 @@ import { projectRoot } from '../../src/util/paths.js';
 const FIXTURE = path.join(projectRoot, 'test/fixtures/pretrain/oracle-demos.jsonl');
 
 test('a draw takes distinct demos, repeats for the same seed and stops at what the file holds', async () => {
-  const mix = await loadDemoMix(FIXTURE, 30);
-  assert.equal(mix.trajectories.length, 4);
+  const mix = await loadDemoMix(FIXTURE, { horizon: 30, skipOverwrittenEdits: true });
+  assert.equal(mix.demos.length, 4);
   assert.equal(mix.steps, 9);
-  const stepsOf = new Map(mix.trajectories.map((t) => [t.intent, t.steps.length]));
+  const stepsOf = new Map(mix.demos.map((d) => [d[0]!.input.intent, d.length]));
 
-  const draw = (seed: number, count: number) => drawDemoSteps(mix, count, new SeededRandom(seed).next, true);
+  const draw = (seed: number, count: number) => drawDemoSteps(mix, count, new SeededRandom(seed));
   const three = draw(1, 3);
   assert.equal(three.trajectories, 3);
   const intents = new Set(three.steps.map((s) => s.input.intent));
@@ -42,8 +42,9 @@ test('a draw takes distinct demos, repeats for the same seed and stops at what t
   const all = draw(1, 10);
   assert.equal(all.trajectories, 4);
   assert.equal(all.steps.length, 9);
-  // the draw works on a copy: the mix keeps its order for the next iteration
-  assert.equal(mix.trajectories.length, 4);
+  // the draw works on a copy, and an iteration's steps are the very objects loaded (encoded once)
+  assert.equal(mix.demos.length, 4);
+  assert.ok(all.steps.every((s) => mix.demos.some((d) => d.includes(s))));
 });
 
 test('loading many demonstrations lets timers run, as a learner’s heartbeats need', async (t) => {
@@ -62,10 +63,10 @@ test('loading many demonstrations lets timers run, as a learner’s heartbeats n
     ticks += 1;
   }, 10);
   const started = performance.now();
-  const mix = await loadDemoMix(big, 30, 20);
+  const mix = await loadDemoMix(big, { horizon: 30, skipOverwrittenEdits: true, sliceMs: 20 });
   const tookMs = performance.now() - started;
   clearInterval(timer);
-  assert.equal(mix.trajectories.length, 600);
+  assert.equal(mix.demos.length, 600);
   // Loading takes hundreds of milliseconds; a timer waiting all that time would be a learner
   // missing its heartbeats. The gap allows for one slice and a loaded machine.
   assert.ok(ticks >= 5, `${ticks} timer ticks in ${tookMs.toFixed(0)} ms of loading`);

@@ -85,10 +85,13 @@ export const learnerRole: RoleMain = async (ctx) => {
   // `tti-run train` checked the file before the run started; read here, a bad one fails the learner.
   let demos: DemoMix | null = null;
   if (ctx.config.learner.demos !== null) {
-    demos = await loadDemoMix(ctx.config.learner.demos, ctx.config.eval_horizon);
+    demos = await loadDemoMix(ctx.config.learner.demos, {
+      horizon: ctx.config.eval_horizon,
+      skipOverwrittenEdits: ctx.config.learner.skip_overwritten_edits,
+    });
     ctx.log.info(
-      `mixing ${Math.min(ctx.config.learner.demos_per_iteration, demos.trajectories.length)} of ` +
-        `${demos.trajectories.length} demonstrations (${demos.steps} steps, ${demos.uncovered} not among ` +
+      `mixing ${Math.min(ctx.config.learner.demos_per_iteration, demos.demos.length)} of ` +
+        `${demos.demos.length} demonstrations (${demos.steps} steps, ${demos.uncovered} not among ` +
         `the candidates) from ${demos.file} into every iteration`,
     );
   }
@@ -242,8 +245,7 @@ export const learnerRole: RoleMain = async (ctx) => {
         const drawn = drawDemoSteps(
           demos,
           ctx.config.learner.demos_per_iteration,
-          new SeededRandom(mixSeeds(ctx.config.seed, command.iteration, DEMO_STREAM)).next,
-          ctx.config.learner.skip_overwritten_edits,
+          new SeededRandom(mixSeeds(ctx.config.seed, command.iteration, DEMO_STREAM)),
         );
         steps = steps.concat(drawn.steps);
         ctx.log.info(
