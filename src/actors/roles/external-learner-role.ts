@@ -13,9 +13,8 @@ import type { TrainedMessage } from '../../protocol/index.js';
 import { mixSeeds } from '../../util/index.js';
 import { readServedModel, SERVED_MODEL_FILE } from './chat-inference-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
-import type { RoleCommand, RoleContext, RoleProcess } from './worker-shell.js';
-
-type TrainCommand = Extract<RoleCommand, { command: 'train' }>;
+import { type TrainCommand, trainingQueue } from './training-queue.js';
+import type { RoleContext, RoleProcess } from './worker-shell.js';
 
 const SAMPLE_TIMEOUT_MS = 60000;
 /** A file the command may write in its output folder to name the model it produced. */
@@ -189,32 +188,14 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
   };
 
   if (policyVersion > 0) await publish();
-  let training: Promise<void> = Promise.resolve();
-  let stopping = false;
+  const queue = trainingQueue(ctx.log, publish, onTrain);
   return {
-    onCommand(command) {
-      // An inference worker that joined late (or missed a publication) hears the weights again.
-      if (command.command === 'publish_weights') {
-        training = training.then(() => publish().catch(() => undefined));
-        return;
-      }
-      if (command.command !== 'train') return;
-      training = training.then(() =>
-        onTrain(command).catch((error: Error) => {
-          ctx.log.error(`training failed: ${error.message}`);
-          // A command killed by a stop is not a crash.
-          if (stopping) return;
-          setImmediate(() => {
-            throw error;
-          });
-        }),
-      );
-    },
+    onCommand: queue.onCommand,
     async stop() {
-      stopping = true;
       const running = child as ChildProcess | null;
+      const stopped = queue.stop();
       if (running?.pid !== undefined) process.kill(-running.pid, 'SIGTERM');
-      await training;
+      await stopped;
       weights.close();
       samples.close();
     },

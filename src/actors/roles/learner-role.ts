@@ -28,9 +28,8 @@ import { mixSeeds, SeededRandom } from '../../util/index.js';
 import { externalLearnerRole } from './external-learner-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import { startingPolicy } from './starting-policy.js';
-import type { RoleCommand, RoleMain } from './worker-shell.js';
-
-type TrainCommand = Extract<RoleCommand, { command: 'train' }>;
+import { type TrainCommand, trainingQueue } from './training-queue.js';
+import type { RoleMain } from './worker-shell.js';
 
 const SAMPLE_TIMEOUT_MS = 60000;
 /** keeps the demos' draws apart from replay's, which mixes the same seed and iteration */
@@ -168,7 +167,6 @@ export const learnerRole: RoleMain = async (ctx) => {
     return out;
   };
 
-  let training: Promise<void> = Promise.resolve();
   const onTrain = async (command: TrainCommand): Promise<void> => {
     const started = Date.now();
     if (command.iteration <= lastIteration && lastIteration > 0) {
@@ -307,27 +305,11 @@ export const learnerRole: RoleMain = async (ctx) => {
   // Inference workers that start after the learner still hear the current weights.
   if (policyVersion > 0) await publish();
 
+  const queue = trainingQueue(ctx.log, publish, onTrain);
   return {
-    onCommand(command) {
-      // An inference worker that joined late (or missed a publication) hears the weights again.
-      if (command.command === 'publish_weights') {
-        training = training.then(() => publish().catch(() => undefined));
-        return;
-      }
-      if (command.command !== 'train') return;
-      // One training pass at a time; a repeated command (the supervisor asking again) queues.
-      training = training.then(() =>
-        onTrain(command).catch((error: Error) => {
-          // A failed pass is a crash of this worker: the supervisor restarts it from its checkpoint.
-          ctx.log.error(`training failed: ${error.message}`);
-          setImmediate(() => {
-            throw error;
-          });
-        }),
-      );
-    },
+    onCommand: queue.onCommand,
     async stop() {
-      await training;
+      await queue.stop();
       weights.close();
       samples.close();
       policy.dispose();
