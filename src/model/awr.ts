@@ -14,6 +14,10 @@
 // ≈ 1, so the policy imitates its own failures wherever it never succeeds (most tasks, early on);
 // test/model/awr-weighs-steps-by-advantage-and-its-critic-learns-returns shows it. The filter keeps
 // successes' steps (the first term) and those steps of failures that raised the critic's estimate.
+//
+// Edits typed over later (overwritten.ts) get weight 0 as they do under filtered BC, so the two
+// learners imitate the same steps of a success; the critic still learns from them.
+import { overwrittenEdits } from './overwritten.js';
 import { trainingSteps } from './trainer.js';
 import type { TrainingStep, TrajectoryForTraining } from './types.js';
 
@@ -27,6 +31,8 @@ export interface AwrOptions {
   temperature: number;
   /** exp: cap on one step's weight, so a single surprising success does not swamp a batch. */
   maxWeight: number;
+  /** Edits a later edit of the same field replaced are not imitated (`learner.skip_overwritten_edits`). */
+  skipOverwrittenEdits?: boolean;
 }
 
 export interface AwrStats {
@@ -39,6 +45,8 @@ export interface AwrStats {
   meanWeight: number;
   /** Share of the total weight on failed episodes' steps. */
   failureWeightShare: number;
+  /** Edits typed over later, given weight 0. */
+  overwritten: number;
 }
 
 /** The episode's return as the critic learns it. */
@@ -67,15 +75,18 @@ export async function awrSteps(
   /** per step: the episode's reward discounted by λ^(steps left), and its place in the episode */
   const reward: number[] = [];
   const last: boolean[] = [];
+  const replaced: boolean[] = [];
   for (const trajectory of trajectories) {
     const R = episodeReturn(trajectory);
     const own = trainingSteps(trajectory);
+    const typedOver = options.skipOverwrittenEdits ? overwrittenEdits(trajectory) : new Set<number>();
     own.forEach((step, t) => {
       step.valueTarget = R;
       steps.push(step);
       failed.push(R <= 0);
       reward.push(options.lambda ** (own.length - 1 - t) * R);
       last.push(t === own.length - 1);
+      replaced.push(typedOver.has(t));
     });
   }
   const v = await values(steps);
@@ -90,7 +101,7 @@ export async function awrSteps(
   let failureWeight = 0;
   steps.forEach((step, i) => {
     const advantage = advantages[i]!;
-    step.weight = advantageWeight(advantage, options);
+    step.weight = replaced[i] ? 0 : advantageWeight(advantage, options);
     sumReturn += step.valueTarget!;
     sumValue += v[i]!;
     sumAdvantage += advantage;
@@ -108,6 +119,7 @@ export async function awrSteps(
       meanAdvantage: sumAdvantage / n,
       meanWeight: sumWeight / n,
       failureWeightShare: sumWeight > 0 ? failureWeight / sumWeight : 0,
+      overwritten: replaced.filter(Boolean).length,
     },
   };
 }

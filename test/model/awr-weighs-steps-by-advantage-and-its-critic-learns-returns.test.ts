@@ -65,6 +65,35 @@ test("the advantage mixes the episode's reward by the steps left with the critic
   assert.equal(advantageWeight(0.04, { ...OPTIONS, weighting: 'filter' }), 0);
 });
 
+test('an edit typed over later weighs nothing for the policy, as under filtered BC, and the critic still learns from it', async () => {
+  const page = episode('Blue Mug', '$12.50', 1).steps[0]!;
+  const typedOver: TrajectoryForTraining = {
+    ...episode('Blue Mug', '$12.50', 1),
+    steps: [
+      { ...page, reply: 'Action: Type [7] [Red Kettle]' },
+      { ...page, reply: 'Action: Type [7] [Blue Mug]' },
+      page,
+    ],
+  };
+  const critic = (steps: readonly unknown[]) => new Float32Array(steps.length).fill(0);
+  const filter = { ...OPTIONS, weighting: 'filter' as const };
+  const skipped = await awrSteps([typedOver], critic, { ...filter, skipOverwrittenEdits: true });
+  assert.deepEqual(
+    skipped.steps.map((s) => s.weight),
+    [0, 1, 1],
+  );
+  assert.equal(skipped.stats.overwritten, 1);
+  assert.deepEqual(
+    skipped.steps.map((s) => s.valueTarget),
+    [1, 1, 1],
+  );
+  const kept = await awrSteps([typedOver], critic, filter);
+  assert.deepEqual(
+    kept.steps.map((s) => s.weight),
+    [1, 1, 1],
+  );
+});
+
 /**
  * Tasks on the first two products succeed; on the others the episode answers another row's price
  * and the page scores −1. Plain BC on every episode would learn to answer the wrong row.

@@ -215,6 +215,7 @@ export const learnerRole: RoleMain = async (ctx) => {
           threshold: l.awr_threshold,
           temperature: l.awr_temperature,
           maxWeight: l.awr_max_weight,
+          skipOverwrittenEdits: l.skip_overwritten_edits,
         });
         criticSteps = weighted.steps;
         // The filter's zero-weight steps would only dilute the policy's batches.
@@ -224,7 +225,8 @@ export const learnerRole: RoleMain = async (ctx) => {
           `iteration ${command.iteration} awr: ${a.steps} steps (${a.failureSteps} of failures), ` +
             `mean return ${a.meanReturn.toFixed(3)}, value ${a.meanValue.toFixed(3)}, ` +
             `advantage ${a.meanAdvantage.toFixed(3)}, weight ${a.meanWeight.toFixed(3)}, ` +
-            `failures' share of weight ${(100 * a.failureWeightShare).toFixed(1)}%`,
+            `failures' share of weight ${(100 * a.failureWeightShare).toFixed(1)}%, ` +
+            `${a.overwritten} edits typed over not imitated`,
         );
         ctx.counters.meanValue = Math.round(a.meanValue * 1000) / 1000;
       } else {
