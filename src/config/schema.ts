@@ -310,6 +310,13 @@ export const CollectConfig = z
     search: z.enum(['none', 'branch']).default('none'),
     /** env steps one search may spend on its task, replayed steps included */
     search_budget: PositiveInt.default(60),
+    /**
+     * what a successful search keeps: from_start (its success from the task's start: TTI's
+     * filtered BC) or exploratory (ExACT's exploratory learning: every rollout in the order taken,
+     * dead ends included, with GoBack steps from each up to where the next went on;
+     * src/search/exploratory.ts). Needs collect.search branch and a suite that offers navigation
+     */
+    search_keep: z.enum(['from_start', 'exploratory']).default('from_start'),
     /** steps the policy acts from a page gone back to, before the search goes back again */
     search_burst: PositiveInt.default(5),
     /**
@@ -467,6 +474,24 @@ export const Config = z
           "env.suite webarena runs WebArena's own containers: set webarena_host, or use env.suite auto " +
           '(or miniarena) for the embedded sites. A run directory written by tti before suites were ' +
           'plug-ins says webarena where it meant MiniArena: resume it with --set env.suite=auto',
+      });
+    if (config.collect.search_keep === 'exploratory' && config.collect.search !== 'branch')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['collect', 'search_keep'],
+        message: 'exploratory keeps what a search did: set collect.search branch too',
+      });
+    if (
+      config.collect.search_keep === 'exploratory' &&
+      config.env.suite === 'miniwob' &&
+      !config.env.miniwob.offer_navigation
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['collect', 'search_keep'],
+        message:
+          'exploratory trajectories go back with GoBack, which MiniWoB++ pages do not offer: ' +
+          'set env.miniwob.offer_navigation true, or keep search_keep from_start',
       });
     if (config.collect.state_probes && !config.collect.stop_probes)
       ctx.addIssue({

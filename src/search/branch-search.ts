@@ -21,6 +21,7 @@ import {
   type StepResult,
 } from '../envs/index.js';
 import { type Cell, CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';
+import type { Rollout } from './exploratory.js';
 
 /** One step of a rollout as the policy saw it. */
 export interface Taken {
@@ -116,6 +117,11 @@ export interface SearchOutcome {
   record: EpisodeRecord | null;
   /** that rollout's steps */
   taken: Taken[];
+  /**
+   * every rollout that got to act, in the order taken, the returned one last (collection: what
+   * `exploratorySteps` linearises; diverged ways back are left out)
+   */
+  rollouts: Rollout[];
   /**
    * how many of `taken`'s first steps the record holds as a single goto (the rollout went back
    * by URL; 0: the record has a step for each)
@@ -228,6 +234,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     revisited: 0,
   };
   let best: { record: EpisodeRecord | null; taken: Taken[]; score: number } | null = null;
+  const rollouts: Rollout[] = [];
   const left = () => o.budget - stats.envSteps;
 
   while (left() > 0) {
@@ -302,6 +309,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
       // it can be chosen
       acting = pick === 'success' ? Math.min(o.burst, o.horizon - path.length) : o.horizon - path.length;
     }
+    let ended: Rollout | null = null;
     for (let a = 0; a < acting && left() > 0; a++) {
       const avoid = a === 0 && pick === 'success' ? from?.tried : undefined;
       const decision = await o.act(observation, taken, avoid);
@@ -324,6 +332,8 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
         ...(o.revisitByUrl ? { observation, safe: result.sentUnsafeRequest === false } : {}),
       });
       if (result.done || result.observation === null) {
+        ended = { taken, end: null };
+        rollouts.push(ended);
         last = { record: result.record, taken, revisited };
         if (result.done && result.record !== null) stats.finished++;
         if (pick === 'success') {
@@ -338,6 +348,7 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
       observation = result.observation;
       archive.reach(observation, path, o.progress?.(observation, taken));
     }
+    if (ended === null) rollouts.push({ taken, end: observation });
     stats.cells = archive.size;
     stats.deepest = archive.deepest();
     stats.bestValue = archive.bestValue();
@@ -355,6 +366,16 @@ export async function branchSearch(o: BranchSearchOptions): Promise<SearchOutcom
     stats.deepest = archive.deepest();
     stats.bestValue = archive.bestValue();
     stats.bestProgress = archive.bestProgress();
-    return { success, record: last.record, taken: last.taken, revisited: last.revisited, stats };
+    // the rollout returned goes last: at test time the one picked
+    const others = rollouts.filter((r) => r.taken !== last.taken);
+    const returned = rollouts.find((r) => r.taken === last.taken);
+    return {
+      success,
+      record: last.record,
+      taken: last.taken,
+      revisited: last.revisited,
+      rollouts: returned === undefined ? others : [...others, returned],
+      stats,
+    };
   }
 }

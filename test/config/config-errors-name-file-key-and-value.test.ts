@@ -121,6 +121,30 @@ test('collection search keys default to TTI and name a bad value', () => {
     () => loadConfig(file, ['collect.stop_probes=often']),
     /key 'collect.stop_probes': got "often"/,
   );
+  assert.equal(loadConfig(file).collect.search_keep, 'from_start', "TTI's trajectory from the start");
+  assert.equal(
+    loadConfig(file, ['collect.search=branch', 'collect.search_keep=exploratory']).collect.search_keep,
+    'exploratory',
+  );
+  assert.throws(
+    () => loadConfig(file, ['collect.search_keep=exploratory']),
+    /collect\.search_keep.*set collect\.search branch too/s,
+  );
+  assert.throws(
+    () => loadConfig(file, ['collect.search_keep=dead_ends']),
+    /key 'collect.search_keep': got "dead_ends"/,
+  );
+  const miniwob = [
+    'env.suite=miniwob',
+    'env.miniwob.dir=/tmp',
+    'collect.search=branch',
+    'collect.search_keep=exploratory',
+  ];
+  assert.throws(() => loadConfig(file, miniwob), /collect\.search_keep.*offer_navigation true/s);
+  assert.equal(
+    loadConfig(file, [...miniwob, 'env.miniwob.offer_navigation=true']).collect.search_keep,
+    'exploratory',
+  );
 });
 
 test('test-time search keys default to greedy eval and name a bad value', () => {

@@ -13,10 +13,13 @@ import {
   type AnswerJudge,
   BrowserEnv,
   chatJudges,
+  describeAction,
   type EpisodeRecord,
   type Judge,
   type Observation,
   observationColumns,
+  parseTtiReply,
+  parseWebArenaReply,
   ttiActionText,
   VIEWPORT,
 } from '../../envs/index.js';
@@ -42,7 +45,9 @@ import { ownBrowsers, reapBrowsers, recordBrowsers } from '../../run/index.js';
 import {
   branchSearch,
   type Decision,
+  exploratorySteps,
   probeStops,
+  type RolloutStep,
   rolloutSteps,
   type SearchStats,
   type StopProbeCounts,
@@ -252,6 +257,32 @@ export const envRole: RoleMain = async (ctx) => {
     return wire;
   };
 
+  // collect.search_keep exploratory (src/search/exploratory.ts): the step that goes back from a
+  // dead end, in the run's action format, and a linearised step as a trajectory holds it
+  const webarenaFormat = ctx.config.env.action_format === 'webarena';
+  const backFrom = (observation: Observation, policyVersion: number): Taken => ({
+    observation,
+    reply: webarenaFormat
+      ? "Let's think step-by-step. This way does not lead to the goal, so I go back. In summary, the next action I will perform is ```go_back```"
+      : 'Thought: this way does not lead to the goal, so I go back.\nAction: GoBack',
+    policyVersion,
+    actionText: describeAction({ type: 'go_back' }),
+  });
+  const exploredStep = (t: Taken): RolloutStep => ({
+    taken: t,
+    observation: t.observation.text,
+    url: t.observation.url,
+    reply: t.reply,
+    action:
+      t.actionText ?? describeAction(webarenaFormat ? parseWebArenaReply(t.reply) : parseTtiReply(t.reply)),
+  });
+  const warned = new Set<string>();
+  const warnOnce = (key: string, message: string): void => {
+    if (warned.has(key)) return;
+    warned.add(key);
+    ctx.log.warn(message);
+  };
+
   type EpisodeContext = {
     intent: string;
     site: string;
@@ -454,6 +485,8 @@ export const envRole: RoleMain = async (ctx) => {
       envSteps: number;
       /** the first steps of `taken` that the record holds as one goto */
       revisited?: number;
+      /** collect.search_keep exploratory: the whole search as one trajectory, kept instead of `taken` */
+      explored?: Taken[];
       search?: SearchStats;
     };
     const { collect } = ctx.config;
@@ -514,6 +547,14 @@ export const envRole: RoleMain = async (ctx) => {
       // What the search left unfinished goes; the last finished rollout is what it reports.
       await env.abandon();
       outcome = { ...searched, envSteps: searched.stats.envSteps, search: searched.stats };
+      if (collect.search_keep === 'exploratory' && searched.success && !testTime) {
+        if (offers.navigation === false)
+          warnOnce(
+            'exploratory',
+            'this suite offers no GoBack: searches keep their successes from the start',
+          );
+        else outcome.explored = exploratorySteps(searched.rollouts, backFrom);
+      }
     } else {
       const taken: Taken[] = [];
       let record: EpisodeRecord | null = null;
@@ -543,7 +584,6 @@ export const envRole: RoleMain = async (ctx) => {
         taskId: task.id,
         site: task.sites[0] ?? 'unknown',
         intent: context.intent,
-        horizon: assignment.horizon,
         iteration: assignment.iteration,
         reward,
         ...(record.verdict.pageReward
@@ -554,7 +594,10 @@ export const envRole: RoleMain = async (ctx) => {
           : {}),
         offers,
         answer: record.answer,
-        steps: rolloutSteps(record, taken, outcome.revisited ?? 0).map((s) => {
+        horizon: Math.max(assignment.horizon, outcome.explored?.length ?? 0),
+        steps: (
+          outcome.explored?.map(exploredStep) ?? rolloutSteps(record, taken, outcome.revisited ?? 0)
+        ).map((s) => {
           const wire = s.taken ? wireOf(s.taken.observation) : null;
           return {
             observation: s.observation,

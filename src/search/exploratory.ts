@@ -1,0 +1,54 @@
+// ExACT's exploratory learning (`collect.search_keep: exploratory`): a successful search kept as
+// the search itself went, not only as its success from the task's start. Every rollout follows the
+// one before it: from the page where a rollout gave up, GoBack steps lead up to the last page it
+// shares with the next rollout, which goes on from there. A rollout that ended (a wrong answer, an
+// early stop) gives up on the page of its ending action, which is left out: the policy learns to
+// go back from a dead end instead of ending on it. The GoBacks are a linearisation, as in ExACT:
+// the search went back by a reset and a replay, and a page that changed a site is shown as it was.
+import type { Observation } from '../envs/index.js';
+import type { Taken } from './branch-search.js';
+import { cellKey } from './cell-archive.js';
+
+/** One rollout of a search, from the task's start (a replayed way back included). */
+export interface Rollout {
+  taken: readonly Taken[];
+  /** the page the rollout stopped on without ending (its burst or the budget was spent); null: it ended */
+  end: Observation | null;
+}
+
+/**
+ * The rollouts as one trajectory, the last (the success) whole. `back(page, policyVersion)` is the
+ * step that goes back from a page: its reply in the run's action format.
+ */
+export function exploratorySteps(
+  rollouts: readonly Rollout[],
+  back: (page: Observation, policyVersion: number) => Taken,
+): Taken[] {
+  const steps: Taken[] = [];
+  // the pages from the task's start to the page the trajectory is on
+  let way: Observation[] = [];
+  rollouts.forEach((rollout, i) => {
+    const last = i === rollouts.length - 1;
+    const acted = last || rollout.end !== null ? rollout.taken : rollout.taken.slice(0, -1);
+    if (acted.length === 0 && !last) return;
+    const pages = acted.map((t) => t.observation);
+    const deadEnd = last ? null : (rollout.end ?? rollout.taken.at(-1)?.observation ?? null);
+    let from = 0;
+    if (i > 0 && way.length > 0) {
+      // the last page both share: every rollout starts on the task's start page
+      let shared = 1;
+      while (
+        shared < way.length &&
+        shared < pages.length &&
+        cellKey(way[shared]!) === cellKey(pages[shared]!)
+      )
+        shared++;
+      const version = steps.at(-1)?.policyVersion ?? acted[0]?.policyVersion ?? 0;
+      for (let k = way.length - 1; k >= shared; k--) steps.push(back(way[k]!, version));
+      from = shared - 1;
+    }
+    steps.push(...acted.slice(from));
+    way = deadEnd === null ? pages : [...pages, deadEnd];
+  });
+  return steps;
+}
