@@ -5,6 +5,10 @@
 // early stop) gives up on the page of its ending action, which is left out: the policy learns to
 // go back from a dead end instead of ending on it. The GoBacks are a linearisation, as in ExACT:
 // the search went back by a reset and a replay, and a page that changed a site is shown as it was.
+//
+// A GoBack only undoes a navigation. A dead end whose way back would cross a change within one URL
+// (a field typed in, a list opened: most of a MiniWoB++ page) is left out of the trajectory, so no
+// GoBack in it claims to undo what a browser's back button does not.
 import type { Observation } from '../envs/index.js';
 import type { Taken } from './branch-search.js';
 import { cellKey } from './cell-archive.js';
@@ -16,6 +20,13 @@ export interface Rollout {
   end: Observation | null;
 }
 
+/** One rollout as the trajectory holds it: the way back to it, then its own steps. */
+interface Segment {
+  steps: Taken[];
+  /** the pages from the task's start to where the trajectory is after this segment */
+  way: Observation[];
+}
+
 /**
  * The rollouts as one trajectory, the last (the success) whole. `back(page, policyVersion)` is the
  * step that goes back from a page: its reply in the run's action format.
@@ -24,17 +35,15 @@ export function exploratorySteps(
   rollouts: readonly Rollout[],
   back: (page: Observation, policyVersion: number) => Taken,
 ): Taken[] {
-  const steps: Taken[] = [];
-  // the pages from the task's start to the page the trajectory is on
-  let way: Observation[] = [];
+  const kept: Segment[] = [];
   rollouts.forEach((rollout, i) => {
     const last = i === rollouts.length - 1;
     const acted = last || rollout.end !== null ? rollout.taken : rollout.taken.slice(0, -1);
     if (acted.length === 0 && !last) return;
     const pages = acted.map((t) => t.observation);
     const deadEnd = last ? null : (rollout.end ?? rollout.taken.at(-1)?.observation ?? null);
-    let from = 0;
-    if (i > 0 && way.length > 0) {
+    for (;;) {
+      const way = kept.at(-1)?.way ?? [];
       // the last page both share: every rollout starts on the task's start page
       let shared = 1;
       while (
@@ -43,12 +52,21 @@ export function exploratorySteps(
         cellKey(way[shared]!) === cellKey(pages[shared]!)
       )
         shared++;
-      const version = steps.at(-1)?.policyVersion ?? acted[0]?.policyVersion ?? 0;
+      // every page to go back from was reached by a navigation
+      let undoable = true;
+      for (let k = shared; k < way.length; k++) if (way[k]!.url === way[k - 1]!.url) undoable = false;
+      if (!undoable) {
+        // the dead end before cannot be gone back from: leave it out, and go on from the one before
+        kept.pop();
+        continue;
+      }
+      const version = kept.at(-1)?.steps.at(-1)?.policyVersion ?? acted[0]?.policyVersion ?? 0;
+      const steps: Taken[] = [];
       for (let k = way.length - 1; k >= shared; k--) steps.push(back(way[k]!, version));
-      from = shared - 1;
+      steps.push(...acted.slice(way.length > 0 ? shared - 1 : 0));
+      kept.push({ steps, way: deadEnd === null ? pages : [...pages, deadEnd] });
+      return;
     }
-    steps.push(...acted.slice(from));
-    way = deadEnd === null ? pages : [...pages, deadEnd];
   });
-  return steps;
+  return kept.flatMap((s) => s.steps);
 }

@@ -1,6 +1,7 @@
 // ExACT's exploratory learning (`collect.search_keep: exploratory`, src/search/exploratory.ts): a
 // search's rollouts as one trajectory, dead ends included, with GoBack steps from each dead end up
-// to the last page it shares with the next rollout; an ending action of a dead end is left out.
+// to the last page it shares with the next rollout; an ending action of a dead end is left out, and
+// so is a dead end a GoBack cannot undo.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Observation } from '../../src/envs/index.js';
@@ -63,4 +64,34 @@ test('a lone success is the trajectory from the start, and pages differing only 
   );
   assert.deepEqual(read(steps), ['A:c1', 'B:c2', 'C:GoBack', 'B:answer']);
   assert.equal(steps[2]?.policyVersion, 1, 'a GoBack acts under the policy of the step before it');
+});
+
+test('a dead end that changed a page without leaving its URL is left out: GoBack would not undo it', () => {
+  // B with a list opened: the same URL, another page
+  const bOpened = { ...B, text: "[1] RootWebArea 'B'\n[2] listbox 'open'" } as Observation;
+  const steps = exploratorySteps(
+    [
+      // A → B → C: a navigation, gone back from
+      { taken: [step(A, 'c1'), step(B, 'c2')], end: C },
+      // A → B → the list opened on B: no GoBack undoes it, so this rollout is left out
+      { taken: [step(A, 'c1'), step(B, 'open the list')], end: bOpened },
+      // the success goes on from B, as after the first rollout
+      { taken: [step(A, 'c1'), step(B, 'c3'), step(D, 'right answer')], end: null },
+    ],
+    back,
+  );
+  assert.deepEqual(read(steps), ['A:c1', 'B:c2', 'C:GoBack', 'B:c3', 'D:right answer']);
+  // with nothing before it that can be gone back to, the success is kept from the start
+  assert.deepEqual(
+    read(
+      exploratorySteps(
+        [
+          { taken: [step(A, 'c1'), step(B, 'open the list')], end: bOpened },
+          { taken: [step(A, 'c4'), step(E, 'right answer')], end: null },
+        ],
+        back,
+      ),
+    ),
+    ['A:c4', 'E:right answer'],
+  );
 });
