@@ -75,7 +75,11 @@ export function renderRun(
       .map((w) => `${w.id}: ${w.labels.search}`);
     lines.push(
       `search    ${sum('searchRollouts')} rollouts   ${sum('searchCells')} pages found   ` +
-        `${sum('searchDiverged')} replays diverged   ${sum('searchByUrl')} back by URL${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
+        `${sum('searchDiverged')} replays diverged   ${sum('searchByUrl')} back by URL   ` +
+        `${sum('searchSuccesses')} successes (${sum('searchSuccessesAfterDeadEnds')} after dead ends` +
+        // collect.search_keep exploratory: the successes kept with their dead ends and the way back
+        `${sum('exploratoryGoBacks') > 0 ? `, ${sum('exploratoryWithDeadEnds')} kept with ${sum('exploratoryGoBacks')} GoBacks` : ''})` +
+        `${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
     );
   }
   // Stop probes while collecting (collect.stop_probes): answers scored, and what was kept or refused.

@@ -42,15 +42,23 @@ const snapshot = (workers: WorkerSnapshot[]): StatusSnapshot => ({
   backend: 'wasm',
 });
 
-test('the search line sums rollouts, pages and diverged replays, and names searches in flight', () => {
+test('the search line sums rollouts, pages, diverged replays and successes, and names searches in flight', () => {
   const text = renderRun(
     snapshot([
       worker(
         'env-0',
-        { searchRollouts: 7, searchCells: 12, searchDiverged: 1 },
+        {
+          searchRollouts: 7,
+          searchCells: 12,
+          searchDiverged: 1,
+          searchSuccesses: 3,
+          searchSuccessesAfterDeadEnds: 2,
+          exploratoryWithDeadEnds: 1,
+          exploratoryGoBacks: 2,
+        },
         { search: '3 rollouts, 4 pages, depth 2' },
       ),
-      worker('env-1', { searchRollouts: 5, searchCells: 3, searchDiverged: 0 }, {}),
+      worker('env-1', { searchRollouts: 5, searchCells: 3, searchDiverged: 0, searchSuccesses: 1 }, {}),
     ]),
     [],
     { iterations: 10, previous: null },
@@ -58,7 +66,18 @@ test('the search line sums rollouts, pages and diverged replays, and names searc
   const line = text.split('\n').find((l) => l.startsWith('search'));
   assert.ok(line, text);
   assert.match(line, /12 rollouts {3}15 pages found {3}1 replays diverged/);
+  assert.match(line, /4 successes \(2 after dead ends, 1 kept with 2 GoBacks\)/);
   assert.match(line, /now env-0: 3 rollouts, 4 pages, depth 2$/);
+});
+
+test('a search that keeps no dead end says only how many successes came after one', () => {
+  const text = renderRun(
+    snapshot([worker('env-0', { searchRollouts: 4, searchCells: 4, searchSuccesses: 2 }, {})]),
+    [],
+    { iterations: 10, previous: null },
+  );
+  const line = text.split('\n').find((l) => l.startsWith('search'));
+  assert.match(line ?? '', /2 successes \(0 after dead ends\)$/);
 });
 
 test('a run that does not search shows no search line', () => {

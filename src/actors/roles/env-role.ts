@@ -547,13 +547,26 @@ export const envRole: RoleMain = async (ctx) => {
       // What the search left unfinished goes; the last finished rollout is what it reports.
       await env.abandon();
       outcome = { ...searched, envSteps: searched.stats.envSteps, search: searched.stats };
+      if (searched.success) {
+        // how often a success came after dead ends: what an exploratory trajectory could teach
+        count('searchSuccesses');
+        if (searched.rollouts.length > 1) count('searchSuccessesAfterDeadEnds');
+      }
       if (collect.search_keep === 'exploratory' && searched.success && !testTime) {
         if (offers.navigation === false)
           warnOnce(
             'exploratory',
             'this suite offers no GoBack: searches keep their successes from the start',
           );
-        else outcome.explored = exploratorySteps(searched.rollouts, backFrom);
+        else {
+          let goBacks = 0;
+          outcome.explored = exploratorySteps(searched.rollouts, (page, version) => {
+            goBacks += 1;
+            return backFrom(page, version);
+          });
+          if (goBacks > 0) count('exploratoryWithDeadEnds');
+          count('exploratoryGoBacks', goBacks);
+        }
       }
     } else {
       const taken: Taken[] = [];
