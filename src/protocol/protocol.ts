@@ -261,6 +261,8 @@ export const EpisodeResult = z.object({
       finished: Count.optional(),
       /** rollouts that went back to their page by its URL (collect.search_by_url) */
       byUrl: Count.optional(),
+      /** GoBack steps the kept trajectory holds (collect.search_keep: exploratory) */
+      goBacks: Count.optional(),
     })
     .optional(),
 });

@@ -487,7 +487,7 @@ export const envRole: RoleMain = async (ctx) => {
       revisited?: number;
       /** collect.search_keep exploratory: the whole search as one trajectory, kept instead of `taken` */
       explored?: Taken[];
-      search?: SearchStats;
+      search?: SearchStats & { goBacks?: number };
     };
     const { collect } = ctx.config;
     // collection searches for a success to keep; eval may search at test time, choosing by what
@@ -566,6 +566,7 @@ export const envRole: RoleMain = async (ctx) => {
           });
           if (goBacks > 0) count('exploratoryWithDeadEnds');
           count('exploratoryGoBacks', goBacks);
+          outcome.search = { ...searched.stats, goBacks };
         }
       }
     } else {

@@ -33,6 +33,7 @@ import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.
 import { mixSeeds, SeededRandom } from '../../util/index.js';
 import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
 import { type EvalSummary, summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
+import { type CollectSearchSummary, summarizeSearches } from './search-summary.js';
 
 export type Phase = 'starting' | 'collect' | 'train' | 'eval' | 'done';
 
@@ -56,7 +57,14 @@ export interface MetricsRow {
   policyVersion: number;
   envSteps: number;
   totalEnvSteps: number;
-  train: { episodes: number; success: number; meanSteps: number; kept: number };
+  train: {
+    episodes: number;
+    success: number;
+    meanSteps: number;
+    kept: number;
+    /** collect.search: what the iteration's searches did (absent when none searched) */
+    search?: CollectSearchSummary;
+  };
   eval: (EvalSummary & { horizon: number; minTry: number }) | null;
   replay: { seen: number; kept: number };
   learner: {
@@ -196,6 +204,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     const envSteps = collected.reduce((n, r) => n + r.steps, 0);
     const successes = collected.filter((r) => r.reward > 0).length;
     const kept = collected.filter((r) => r.kept).length;
+    const searches = summarizeSearches(collected);
     state.totals.envSteps += envSteps;
     state.totals.episodes += collected.length;
     state.totals.successes += successes;
@@ -252,6 +261,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
         success: collected.length > 0 ? successes / collected.length : 0,
         meanSteps: collected.length > 0 ? envSteps / collected.length : 0,
         kept,
+        ...(searches === null ? {} : { search: searches }),
       },
       eval: evalRow,
       replay: { seen: state.totals.seen, kept: state.totals.kept },
