@@ -78,7 +78,7 @@ export function renderRun(
         `${sum('searchDiverged')} replays diverged   ${sum('searchByUrl')} back by URL   ` +
         `${sum('searchSuccesses')} successes (${sum('searchSuccessesAfterDeadEnds')} after dead ends` +
         // collect.search_keep exploratory: the successes kept with their dead ends and the way back
-        `${sum('exploratoryGoBacks') > 0 ? `, ${sum('exploratoryWithDeadEnds')} kept with ${sum('exploratoryGoBacks')} GoBacks` : ''})` +
+        `${sum('exploratoryBackSteps') > 0 ? `, ${sum('exploratoryWithDeadEnds')} kept with ${sum('exploratoryBackSteps')} steps back` : ''})` +
         `${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
     );
   }

@@ -261,8 +261,8 @@ export const EpisodeResult = z.object({
       finished: Count.optional(),
       /** rollouts that went back to their page by its URL (collect.search_by_url) */
       byUrl: Count.optional(),
-      /** GoBack steps the kept trajectory holds (collect.search_keep: exploratory) */
-      goBacks: Count.optional(),
+      /** steps back from dead ends the kept trajectory holds, GoBacks and opposite scrolls (collect.search_keep: exploratory) */
+      backSteps: Count.optional(),
     })
     .optional(),
 });

@@ -6,9 +6,10 @@
 // go back from a dead end instead of ending on it. The GoBacks are a linearisation, as in ExACT:
 // the search went back by a reset and a replay, and a page that changed a site is shown as it was.
 //
-// A GoBack only undoes a navigation. A dead end whose way back would cross a change within one URL
-// (a field typed in, a list opened: most of a MiniWoB++ page) is left out of the trajectory, so no
-// GoBack in it claims to undo what a browser's back button does not.
+// The way back from a dead end undoes each of its steps in turn, with what the caller says undoes
+// it: a GoBack a navigation, the opposite scroll a scroll. A dead end with a step nothing undoes (a
+// field typed in, a list opened: most of a MiniWoB++ page; a GoBack, which a further GoBack does not
+// reverse) is left out of the trajectory, so no step in it claims to undo what it cannot.
 import type { Observation } from '../envs/index.js';
 import type { Taken } from './branch-search.js';
 import { cellKey } from './cell-archive.js';
@@ -25,15 +26,20 @@ interface Segment {
   steps: Taken[];
   /** the pages from the task's start to where the trajectory is after this segment */
   way: Observation[];
+  /** the step taken on each page of `way` but the last, which led to the next */
+  via: readonly Taken[];
 }
 
 /**
- * The rollouts as one trajectory, the last (the success) whole. `back(page, policyVersion)` is the
- * step that goes back from a page: its reply in the run's action format.
+ * The rollouts as one trajectory, the last (the success) whole. `undo(page, policyVersion, done,
+ * navigated)` is the step, in the run's action format, that goes back from `page` over `done`, the
+ * step that reached it (`navigated`: it left the URL before), or null when nothing does: a GoBack
+ * for a navigation, the opposite scroll for a scroll. A dead end with a step that cannot be undone
+ * is left out.
  */
 export function exploratorySteps(
   rollouts: readonly Rollout[],
-  back: (page: Observation, policyVersion: number) => Taken,
+  undo: (page: Observation, policyVersion: number, done: Taken, navigated: boolean) => Taken | null,
 ): Taken[] {
   const kept: Segment[] = [];
   rollouts.forEach((rollout, i) => {
@@ -52,19 +58,24 @@ export function exploratorySteps(
         cellKey(way[shared]!) === cellKey(pages[shared]!)
       )
         shared++;
-      // every page to go back from was reached by a navigation
+      // every step to go back over has a step that undoes it
+      const version = kept.at(-1)?.steps.at(-1)?.policyVersion ?? acted[0]?.policyVersion ?? 0;
+      const via = kept.at(-1)?.via ?? [];
+      const steps: Taken[] = [];
       let undoable = true;
-      for (let k = shared; k < way.length; k++) if (way[k]!.url === way[k - 1]!.url) undoable = false;
+      for (let k = way.length - 1; k >= shared && undoable; k--) {
+        const done = via[k - 1];
+        const undone = done && undo(way[k]!, version, done, way[k]!.url !== way[k - 1]!.url);
+        if (undone) steps.push(undone);
+        else undoable = false;
+      }
       if (!undoable) {
         // the dead end before cannot be gone back from: leave it out, and go on from the one before
         kept.pop();
         continue;
       }
-      const version = kept.at(-1)?.steps.at(-1)?.policyVersion ?? acted[0]?.policyVersion ?? 0;
-      const steps: Taken[] = [];
-      for (let k = way.length - 1; k >= shared; k--) steps.push(back(way[k]!, version));
       steps.push(...acted.slice(way.length > 0 ? shared - 1 : 0));
-      kept.push({ steps, way: deadEnd === null ? pages : [...pages, deadEnd] });
+      kept.push({ steps, way: deadEnd === null ? pages : [...pages, deadEnd], via: acted });
       return;
     }
   });

@@ -14,3 +14,4 @@ export {
 export { type Cell, CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';
 export { exploratorySteps, type Rollout } from './exploratory.js';
 export { probeStops, type StopCandidate, type StopProbeCounts, type StopProber } from './stop-probes.js';
+export { wayBack } from './way-back.js';

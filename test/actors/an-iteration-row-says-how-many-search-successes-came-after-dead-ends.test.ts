@@ -1,6 +1,6 @@
 // With collect.search, an iteration's metrics row says what its searches did: how many succeeded,
 // how many of those only after a first rollout that failed (dead ends an exploratory keep can hold),
-// and how many GoBack steps the kept trajectories hold. A collection without search has no such row.
+// and how many steps back from dead ends the kept trajectories hold. A collection without search has no such row.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { summarizeSearches } from '../../src/actors/supervisor/search-summary.js';
@@ -9,7 +9,7 @@ import type { EpisodeResultMessage } from '../../src/protocol/index.js';
 const result = (
   id: number,
   reward: number,
-  search?: { rollouts: number; goBacks?: number },
+  search?: { rollouts: number; backSteps?: number },
 ): EpisodeResultMessage => ({
   type: 'episode_result',
   workerId: 'env-0',
@@ -29,11 +29,11 @@ const result = (
   ...(search ? { search: { cells: 3, envSteps: 10, diverged: 0, deepest: 2, ...search } } : {}),
 });
 
-test('successes after dead ends are those a later rollout found, and GoBacks are summed', () => {
+test('successes after dead ends are those a later rollout found, and the steps back are summed', () => {
   const summary = summarizeSearches([
     result(1, 1, { rollouts: 1 }),
-    result(2, 1, { rollouts: 4, goBacks: 3 }),
-    result(3, 1, { rollouts: 2, goBacks: 0 }),
+    result(2, 1, { rollouts: 4, backSteps: 3 }),
+    result(3, 1, { rollouts: 2, backSteps: 0 }),
     result(4, 0, { rollouts: 6 }),
   ]);
   assert.deepEqual(summary, {
@@ -41,7 +41,7 @@ test('successes after dead ends are those a later rollout found, and GoBacks are
     rollouts: 13,
     successes: 3,
     successesAfterDeadEnds: 2,
-    goBacks: 3,
+    backSteps: 3,
   });
 });
 

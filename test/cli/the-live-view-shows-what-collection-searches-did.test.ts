@@ -54,7 +54,7 @@ test('the search line sums rollouts, pages, diverged replays and successes, and 
           searchSuccesses: 3,
           searchSuccessesAfterDeadEnds: 2,
           exploratoryWithDeadEnds: 1,
-          exploratoryGoBacks: 2,
+          exploratoryBackSteps: 2,
         },
         { search: '3 rollouts, 4 pages, depth 2' },
       ),
@@ -66,7 +66,7 @@ test('the search line sums rollouts, pages, diverged replays and successes, and 
   const line = text.split('\n').find((l) => l.startsWith('search'));
   assert.ok(line, text);
   assert.match(line, /12 rollouts {3}15 pages found {3}1 replays diverged/);
-  assert.match(line, /4 successes \(2 after dead ends, 1 kept with 2 GoBacks\)/);
+  assert.match(line, /4 successes \(2 after dead ends, 1 kept with 2 steps back\)/);
   assert.match(line, /now env-0: 3 rollouts, 4 pages, depth 2$/);
 });
 

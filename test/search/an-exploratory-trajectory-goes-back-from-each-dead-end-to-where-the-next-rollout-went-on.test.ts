@@ -1,11 +1,12 @@
 // ExACT's exploratory learning (`collect.search_keep: exploratory`, src/search/exploratory.ts): a
-// search's rollouts as one trajectory, dead ends included, with GoBack steps from each dead end up
+// search's rollouts as one trajectory, dead ends included, with steps back from each dead end up
 // to the last page it shares with the next rollout; an ending action of a dead end is left out, and
-// so is a dead end a GoBack cannot undo.
+// so is a dead end with a step nothing undoes. `wayBack` (src/search/way-back.ts) says what undoes
+// a step in the run's action format: a GoBack a navigation, the opposite scroll a scroll.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Observation } from '../../src/envs/index.js';
-import { exploratorySteps, type Rollout, type Taken } from '../../src/search/index.js';
+import { exploratorySteps, type Rollout, type Taken, wayBack } from '../../src/search/index.js';
 
 const page = (name: string): Observation =>
   ({
@@ -24,8 +25,9 @@ const step = (observation: Observation, reply: string, policyVersion = 1): Taken
   reply,
   policyVersion,
 });
-const back = (observation: Observation, policyVersion: number): Taken =>
-  step(observation, 'GoBack', policyVersion);
+// a GoBack over a navigation, nothing over a change within a page
+const back = (observation: Observation, policyVersion: number, _done: Taken, navigated: boolean) =>
+  navigated ? step(observation, 'GoBack', policyVersion) : null;
 const read = (steps: readonly Taken[]): string[] =>
   steps.map((t) => `${t.observation.url.slice('http://site/'.length)}:${t.reply}`);
 
@@ -94,4 +96,41 @@ test('a dead end that changed a page without leaving its URL is left out: GoBack
     ),
     ['A:c4', 'E:right answer'],
   );
+});
+
+test('a scroll on the way back is undone by the opposite scroll, a GoBack the policy took is not', () => {
+  const undo = wayBack('tti');
+  const tti = (observation: Observation, action: string) =>
+    step(observation, `Thought: .\nAction: ${action}`);
+  const actions = (steps: readonly Taken[]) =>
+    steps.map((t) => `${t.observation.url.slice('http://site/'.length)}:${t.reply.split('Action: ')[1]}`);
+  // B scrolled: the same URL, another page
+  const bScrolled = { ...B, text: "[1] RootWebArea 'B'\n[9] link 'further down'" } as Observation;
+  const steps = exploratorySteps(
+    [
+      // A → B, scrolled down, → C: back from C, then up again on B
+      { taken: [tti(A, 'Click [1]'), tti(B, 'Scroll [down]'), tti(bScrolled, 'Click [9]')], end: C },
+      { taken: [tti(A, 'Click [1]'), tti(B, 'Click [2]'), tti(D, 'ANSWER [x]')], end: null },
+    ],
+    undo,
+  );
+  assert.deepEqual(actions(steps), [
+    'A:Click [1]',
+    'B:Scroll [down]',
+    'B:Click [9]',
+    'C:GoBack',
+    'B:Scroll [up]',
+    'B:Click [2]',
+    'D:ANSWER [x]',
+  ]);
+  assert.equal(steps[4]?.actionText, 'scroll [up]');
+  // an element's scroll is undone on that element; WebArena's format says it its own way
+  const onElement = undo(bScrolled, 1, tti(B, 'Scroll [5] [down]'), false);
+  assert.match(onElement?.reply ?? '', /Action: Scroll \[5\] \[up\]$/);
+  const webarena = wayBack('webarena')(bScrolled, 1, step(B, 'In summary ... ```scroll [down]```'), false);
+  assert.match(webarena?.reply ?? '', /```scroll \[up\]```$/);
+  // history moves back, not forward: a GoBack the policy took cannot be gone back over
+  assert.equal(undo(A, 1, tti(B, 'GoBack'), true), null);
+  assert.equal(undo(B, 1, tti(B, 'Type [3] [hello]'), false), null, 'a field typed in');
+  assert.equal(undo(C, 1, tti(B, 'Click [2]'), true)?.reply.split('Action: ')[1], 'GoBack');
 });

@@ -52,6 +52,7 @@ import {
   type SearchStats,
   type StopProbeCounts,
   type Taken,
+  wayBack,
 } from '../../search/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
@@ -257,17 +258,10 @@ export const envRole: RoleMain = async (ctx) => {
     return wire;
   };
 
-  // collect.search_keep exploratory (src/search/exploratory.ts): the step that goes back from a
+  // collect.search_keep exploratory (src/search/exploratory.ts): the steps that go back from a
   // dead end, in the run's action format, and a linearised step as a trajectory holds it
   const webarenaFormat = ctx.config.env.action_format === 'webarena';
-  const backFrom = (observation: Observation, policyVersion: number): Taken => ({
-    observation,
-    reply: webarenaFormat
-      ? "Let's think step-by-step. This way does not lead to the goal, so I go back. In summary, the next action I will perform is ```go_back```"
-      : 'Thought: this way does not lead to the goal, so I go back.\nAction: GoBack',
-    policyVersion,
-    actionText: describeAction({ type: 'go_back' }),
-  });
+  const undoStep = wayBack(ctx.config.env.action_format);
   const exploredStep = (t: Taken): RolloutStep => ({
     taken: t,
     observation: t.observation.text,
@@ -487,7 +481,7 @@ export const envRole: RoleMain = async (ctx) => {
       revisited?: number;
       /** collect.search_keep exploratory: the whole search as one trajectory, kept instead of `taken` */
       explored?: Taken[];
-      search?: SearchStats & { goBacks?: number };
+      search?: SearchStats & { backSteps?: number };
     };
     const { collect } = ctx.config;
     // collection searches for a success to keep; eval may search at test time, choosing by what
@@ -559,14 +553,15 @@ export const envRole: RoleMain = async (ctx) => {
             'this suite offers no GoBack: searches keep their successes from the start',
           );
         else {
-          let goBacks = 0;
-          outcome.explored = exploratorySteps(searched.rollouts, (page, version) => {
-            goBacks += 1;
-            return backFrom(page, version);
+          let backSteps = 0;
+          outcome.explored = exploratorySteps(searched.rollouts, (page, version, done, navigated) => {
+            const back = undoStep(page, version, done, navigated);
+            if (back !== null) backSteps += 1;
+            return back;
           });
-          if (goBacks > 0) count('exploratoryWithDeadEnds');
-          count('exploratoryGoBacks', goBacks);
-          outcome.search = { ...searched.stats, goBacks };
+          if (backSteps > 0) count('exploratoryWithDeadEnds');
+          count('exploratoryBackSteps', backSteps);
+          outcome.search = { ...searched.stats, backSteps };
         }
       }
     } else {

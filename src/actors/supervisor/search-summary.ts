@@ -8,8 +8,8 @@ export interface CollectSearchSummary {
   successes: number;
   /** successes found by a later rollout than the first: dead ends came before them */
   successesAfterDeadEnds: number;
-  /** GoBack steps the kept trajectories hold (collect.search_keep: exploratory) */
-  goBacks: number;
+  /** steps back from dead ends the kept trajectories hold, GoBacks and opposite scrolls (collect.search_keep: exploratory) */
+  backSteps: number;
 }
 
 /** What a collection's searches did, from the episodes' results; null when none searched. */
@@ -22,6 +22,6 @@ export function summarizeSearches(results: readonly EpisodeResultMessage[]): Col
     rollouts: searched.reduce((n, r) => n + r.search!.rollouts, 0),
     successes: won.length,
     successesAfterDeadEnds: won.filter((r) => r.search!.rollouts > 1).length,
-    goBacks: searched.reduce((n, r) => n + (r.search!.goBacks ?? 0), 0),
+    backSteps: searched.reduce((n, r) => n + (r.search!.backSteps ?? 0), 0),
   };
 }
