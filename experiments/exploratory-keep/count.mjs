@@ -1,7 +1,8 @@
 // What `collect.search_keep: exploratory` adds to a run's kept trajectories: how many carry a dead
-// end and the way back from it (GoBack steps), and how many steps those add. A scroll back is not
-// told apart from the policy's own scrolls here; each metrics row's train.search.backSteps counts
-// both kinds of step back. After `npm run build`:
+// end and the way back from it (GoBack steps), and how many steps those add; then what the trained
+// policy did in its eval episodes. A scroll back is not told apart from the policy's own scrolls
+// here; the first metrics row's train.search (successes, afterDeadEnds, backSteps) counts both
+// kinds of step back. After `npm run build`:
 //   node experiments/exploratory-keep/count.mjs RUN_DIR [RUN_DIR...]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,8 +13,19 @@ if (dirs.length === 0) throw new Error('usage: count.mjs RUN_DIR [RUN_DIR...]');
 const action = (reply) => reply.match(/Action: (.*)/)?.[1] ?? reply.slice(-40);
 const rows = {};
 for (const dir of dirs) {
+  const metrics = fs.readFileSync(path.join(dir, 'metrics.jsonl'), 'utf8').split('\n')[0];
+  const search = JSON.parse(metrics).train.search ?? {};
   const kept = readReplayLog(path.join(dir, 'replay'));
-  const row = { kept: kept.length, steps: 0, withDeadEnds: 0, goBacks: 0, stepsBeforeLastGoBack: 0 };
+  const row = {
+    successes: search.successes,
+    afterDeadEnds: search.successesAfterDeadEnds,
+    backSteps: search.backSteps,
+    kept: kept.length,
+    steps: 0,
+    withDeadEnds: 0,
+    goBacks: 0,
+    stepsBeforeLastGoBack: 0,
+  };
   for (const t of kept) {
     const acts = t.steps.map((s) => action(s.reply));
     row.steps += acts.length;

@@ -24,6 +24,8 @@ for (const line of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
 fs.writeFileSync(process.argv[2], out.join("\n") + "\n");
 ' "$out/pre-all/demos.jsonl" "$out/weak5.jsonl"
 node bin/tti-run pretrain --demos "$out/weak5.jsonl" --epochs 8 --seed 1 --run-dir "$out/weak"
+# the starting policy on the quick preset's 78 eval tasks, which every run's eval uses
+node bin/tti-run eval --run-dir "$out/weak" --preset quick --split test --limit 78 --json > "$out/eval-weak.json"
 search=(--preset quick --set iterations=1 --set collect.search=branch --set collect.search_budget=40
   --set collect.search_burst=4 --set model.checkpoint="$out/weak/checkpoints/v00000008")
 for seed in 1 2 3; do
@@ -31,8 +33,5 @@ for seed in 1 2 3; do
   node bin/tti-run train --run-dir "$out/exploratory-s$seed" "${search[@]}" --set seed="$seed" \
     --set collect.search_keep=exploratory
 done
-# each metrics row's train.search: searches, successes, successes after dead ends, GoBacks kept
-for d in "$out"/{from-start,exploratory}-s{1,2,3}; do
-  node -e 'const fs=require("node:fs");for(const l of fs.readFileSync(process.argv[1],"utf8").trim().split("\n"))console.log(process.argv[1],JSON.stringify(JSON.parse(l).train))' "$d/metrics.jsonl"
-done
+# the search's successes, the kept trajectories with dead ends, the eval episodes' GoBacks
 node experiments/exploratory-keep/count.mjs "$out"/{from-start,exploratory}-s{1,2,3}
