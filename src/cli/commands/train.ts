@@ -231,7 +231,8 @@ export const trainCommand = defineCommand({
         type: 'string',
         array: true,
         default: [] as string[],
-        describe: 'lay configs/presets/NAME.yaml over the config (e.g. quick)',
+        describe:
+          'lay configs/presets/NAME.yaml over the config, in order (quick; finetune over it for model.checkpoint)',
       })
       .option('run-dir', { type: 'string', demandOption: true, describe: 'the run directory' })
       .option('detach', { type: 'boolean', default: false, describe: 'return once the supervisor is up' })
