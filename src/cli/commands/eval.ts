@@ -191,7 +191,9 @@ export const evalCommand = defineCommand({
       })
       .option('limit', {
         type: 'number',
-        describe: "a seeded subset of N tasks: the one training's periodic eval uses (eval_tasks = N)",
+        describe:
+          "a seeded subset of N tasks: the one training's periodic eval uses (eval_tasks = N) in a run " +
+          "of the same seed (the config's; --set seed=S to match a run of seed S)",
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
       .option('out-dir', { type: 'string', describe: 'where the eval keeps its logs and episodes' })
