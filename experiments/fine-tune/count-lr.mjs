@@ -10,6 +10,18 @@ import { readReplayLog } from '../../dist/src/replay/index.js';
 const out = process.argv[2];
 if (out === undefined) throw new Error('usage: count-lr.mjs OUT');
 const tier3 = (e) => e.byTier?.['3']?.successes ?? 0;
+const metrics = (file) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+const tasks = (split) => {
+  const file = JSON.parse(
+    fs.readFileSync(new URL(`../../tasks/miniarena/${split}.json`, import.meta.url), 'utf8'),
+  );
+  return Array.isArray(file) ? file : file.tasks;
+};
 const rows = [];
 const change = {};
 for (const name of fs.readdirSync(out).sort()) {
@@ -23,11 +35,7 @@ for (const name of fs.readdirSync(out).sort()) {
   if (arm === null) continue;
   const file = path.join(out, name, 'metrics.jsonl');
   if (!fs.existsSync(file)) continue;
-  const its = fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const its = metrics(file);
   const last = its.findLast((m) => m.eval !== undefined && m.eval !== null);
   rows.push({
     seed: +arm[2],
@@ -55,12 +63,13 @@ for (const [arm, xs] of Object.entries(change)) {
 }
 
 // LONG=1: the whole quick preset with --preset finetune against the pretrained policy, whole split
-const test = JSON.parse(fs.readFileSync(new URL('../../tasks/miniarena/test.json', import.meta.url), 'utf8'));
 const heldOut = new Set(
-  (Array.isArray(test) ? test : test.tasks)
+  tasks('test')
     .filter((t) => t.miniarena.held_out_template)
     .map((t) => t.miniarena.template),
 );
+// train task id → its template and tier, for the tier-3 templates collection kept
+const trainTask = new Map(tasks('train').map((t) => [String(t.task_id), t.miniarena]));
 const whole = (file) => {
   const e = JSON.parse(fs.readFileSync(file, 'utf8'));
   const held = Object.entries(e.byTemplate).filter(([t]) => heldOut.has(t));
@@ -78,23 +87,12 @@ if (fs.existsSync(path.join(out, 'pre-whole.json')))
 for (const name of fs.readdirSync(out).sort()) {
   const m = name.match(/^long-s(\d+)-whole\.json$/);
   if (m === null) continue;
-  const its = fs
-    .readFileSync(path.join(out, `long-s${m[1]}`, 'metrics.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  // the tier-3 train templates collection kept trajectories of, with how many
-  const train = JSON.parse(
-    fs.readFileSync(new URL('../../tasks/miniarena/train.json', import.meta.url), 'utf8'),
-  );
-  const byId = new Map(
-    (Array.isArray(train) ? train : train.tasks).map((t) => [String(t.task_id), t.miniarena]),
-  );
+  const its = metrics(path.join(out, `long-s${m[1]}`, 'metrics.jsonl'));
   const tier3Kept = {};
   // (the replay log stays with the run; the copy under runs/ has none)
   const replay = path.join(out, `long-s${m[1]}`, 'replay');
   for (const t of fs.existsSync(replay) ? readReplayLog(replay) : []) {
-    const task = byId.get(String(t.taskId));
+    const task = trainTask.get(String(t.taskId));
     if (task?.tier === 3) tier3Kept[task.template] = (tier3Kept[task.template] ?? 0) + 1;
   }
   wholeRows[`finetune preset, seed ${m[1]}`] = {
