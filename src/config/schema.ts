@@ -342,7 +342,8 @@ export const CollectConfig = z
      * stopped with it, where the task's verdict reads only the answer and the URL (string_match
      * without a judge, url_match; src/envs/evaluators/stop-probe.ts); the first page where one
      * succeeds ends the episode with it (the shortest such answer). A pass counts only beside what
-     * the task names (src/model/evidence.ts), never for a count under 100, never by luck. Probes are
+     * the task names (src/model/evidence.ts), for a count under 100 only in the task's row and
+     * read from a text that names what the task counts ("5 comments"), never by luck. Probes are
      * evaluator calls, not env steps. A branch search probes too, in every rollout. Off: TTI's
      * episodes, where only the policy stops.
      */

@@ -5,9 +5,12 @@
 // "5 comments" in another post's row, or a count in a sidebar, does not. Collection's stop probes
 // (src/search/stop-probes.ts) keep only such answers: trying every answer of a page finds the
 // reference by coincidence on pages that do not answer the task.
+// `counted` says whether the text an answer is read from names what the task counts ("2 reviews"
+// for "How many customer reviews …"): a small number is probed only with that and a row.
 import { treeOf } from './candidates.js';
-import { SCALAR_SIZE, SCALARS } from './encode.js';
+import { matchKey, SCALAR_SIZE, SCALARS } from './encode.js';
 import { featuresOf, type PolicyFeatures } from './features.js';
+import { STOP_WORDS, tokens } from './text.js';
 import type { PolicyInput } from './types.js';
 
 const INSIDE = SCALARS.indexOf('context_inside_task');
@@ -23,16 +26,32 @@ const words = (text: string): string =>
 export type Evidence = 'row' | 'section' | null;
 
 /**
- * The page's candidate actions, each with how near it stands to what the task names; from the
- * page's features when the caller has them (an env worker sends them with its act request).
+ * What a task asks to count: the words after "how many" or "number of" up to the first stop word
+ * ("How many customer reviews does …" → customer, review), as match keys; empty when it asks none.
+ */
+export function countedWords(intent: string): Set<string> {
+  const t = tokens(intent);
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < t.length; i++) {
+    if (!((t[i] === 'how' && t[i + 1] === 'many') || (t[i] === 'number' && t[i + 1] === 'of'))) continue;
+    for (let j = i + 2; j < t.length && !STOP_WORDS.has(t[j]!); j++) out.add(matchKey(t[j]!));
+  }
+  return out;
+}
+
+/**
+ * The page's candidate actions, each with how near it stands to what the task names and whether
+ * its text names what the task counts; from the page's features when the caller has them (an env
+ * worker sends them with its act request).
  */
 export function candidatesWithEvidence(
   input: PolicyInput,
   features: Pick<PolicyFeatures, 'candidates' | 'scalars'> = featuresOf(input),
-): (PolicyFeatures['candidates'][number] & { evidence: Evidence })[] {
+): (PolicyFeatures['candidates'][number] & { evidence: Evidence; counted: boolean })[] {
   const { nodes } = input;
   const tree = treeOf(nodes);
   const task = ` ${words(input.intent)} `;
+  const counting = countedWords(input.intent);
   const quoted = (j: number): boolean => {
     const w = words(nodes.names[j] ?? '');
     return w.includes(' ') && task.includes(` ${w} `);
@@ -44,6 +63,13 @@ export function candidatesWithEvidence(
     }
     return false;
   };
+  // the text an answer is read from ("(5 reviews)" of the part "5"); a count the policy computed
+  // (the rows of a column that mention a task word) is read from no text
+  const counted = (c: PolicyFeatures['candidates'][number]): boolean =>
+    counting.size > 0 &&
+    c.kind === 'answer' &&
+    (c.source === 'node' || c.source === 'part') &&
+    tokens(nodes.names[c.node] ?? '').some((w) => counting.has(matchKey(w)));
   return features.candidates.map((c, k) => ({
     ...c,
     evidence:
@@ -52,5 +78,6 @@ export function candidatesWithEvidence(
         : c.node >= 0 && headed(c.node)
           ? 'section'
           : null,
+    counted: counted(c),
   }));
 }

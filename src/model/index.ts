@@ -46,7 +46,7 @@ export {
   SCALAR_SIZE,
   SCALARS,
 } from './encode.js';
-export { candidatesWithEvidence } from './evidence.js';
+export { candidatesWithEvidence, countedWords } from './evidence.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures, taskProgress } from './features.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export { imitatedSteps, overwrittenEdits } from './overwritten.js';

@@ -8,7 +8,7 @@ export function tokens(text: string): string[] {
 }
 
 // Words that say nothing about which element or answer a task wants.
-const STOP = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an the of in on to for and or with by at from is are was were be been it its this that these those ' +
     'me my i you your we our what which who whom when how many much does do did has have had there their ' +
@@ -23,7 +23,7 @@ export function contentTokens(text: string): string[] {
 
 /** The content tokens among tokens(text) (without tokenizing again). */
 export function contentOf(all: readonly string[]): string[] {
-  return all.filter((t) => !STOP.has(t));
+  return all.filter((t) => !STOP_WORDS.has(t));
 }
 
 /** 32-bit FNV-1a: a stable hash for token buckets (the same in every process and version). */

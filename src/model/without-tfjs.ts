@@ -2,7 +2,7 @@
 // what an env worker sends with each act request (its trail, the page's features), and the
 // checkpoint store's bookkeeping.
 export { CheckpointStore } from './checkpoint-store.js';
-export { candidatesWithEvidence } from './evidence.js';
+export { candidatesWithEvidence, countedWords } from './evidence.js';
 export { featuresOf, type PolicyFeatures, taskProgress } from './features.js';
 export { actionSignature } from './trail.js';
 export type { PolicyInput, TrailStep } from './types.js';

@@ -5,8 +5,9 @@
 // step. A collection episode that probes ends on the first page where an answer succeeds, with the
 // shortest such answer (the most specific; longer ones only add to it). Trying every answer finds
 // the reference by coincidence too ("5 comments" in another post's row), so a success counts only
-// where the answer stands by what the task names (`evidence`), and a count under 100 is never
-// tried (smallCount, src/envs/evaluators/stop-probe.ts).
+// where the answer stands by what the task names (`evidence`), and a count under 100
+// (smallCount, src/envs/evaluators/stop-probe.ts) is tried only in the row the task names, read
+// from a text that names what the task counts (`counted`: "5 comments" for "How many comments …").
 import { type ProbedStop, type StopProbeKind, smallCount } from '../envs/index.js';
 
 /** What probing needs of an env: BrowserEnv's `stopProbe` and `probeStop`. */
@@ -24,6 +25,8 @@ export interface StopCandidate {
   source: string;
   /** how near the answer stands to what the task names (src/model/evidence.ts) */
   evidence: 'row' | 'section' | null;
+  /** whether the text the answer is read from names what the task counts (src/model/evidence.ts) */
+  counted?: boolean;
 }
 
 export interface StopProbeCounts {
@@ -31,7 +34,7 @@ export interface StopProbeCounts {
   probes: number;
   /** passes that were luck (a list, another number) */
   lucky: number;
-  /** counts under 100, left unscored (to the policy) */
+  /** counts under 100 left unscored (to the policy): outside the task's row, or not naming what it counts */
   guessable: number;
   /** successes left unkept: the answer stood by nothing the task names */
   unevidenced: number;
@@ -63,8 +66,9 @@ export async function probeStops<C extends StopCandidate>(
   let best: C | null = null;
   for (const c of tried) {
     // a count under 100 is on most pages, often in a block that names the task's subject too (a
-    // project's "Milestones (3)" under its name, for an issue count): left to the policy
-    if (kind === 'answer' && smallCount(c.text)) {
+    // project's "Milestones (3)" under its name, for an issue count): left to the policy unless it
+    // stands in the task's row and says what it counts ("5 comments" beside the post's title)
+    if (kind === 'answer' && smallCount(c.text) && !(c.evidence === 'row' && c.counted === true)) {
       if (counts) counts.guessable++;
       continue;
     }

@@ -1,7 +1,8 @@
 // Probing stops (collect.stop_probes, src/search/stop-probes.ts) on MiniArena in real Chromium:
 // where a task's verdict reads only the answer and the URL, every answer a page offers is scored
-// without stopping, and the shortest success ends the episode as a real, scored stop. A bare small
-// number is never probed (most pages show the count asked for somewhere), a verdict that reads the
+// without stopping, and the shortest success ends the episode as a real, scored stop. A small
+// number is probed only beside what the task names and where its text says what the task counts
+// (most pages show the count asked for somewhere), a verdict that reads the
 // URL alone or the sites' state (program_html, scored in a second tab) is probed once, and
 // program_html of the episode's last page is not probed at all.
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import {
   type Task,
   VIEWPORT,
 } from '../../src/envs/index.js';
-import { candidatesWithEvidence } from '../../src/model/index.js';
+import { candidatesWithEvidence, countedWords } from '../../src/model/index.js';
 import { probeStops, type StopProbeCounts } from '../../src/search/index.js';
 import { miniwobEnv } from '../miniwob/helpers.js';
 
@@ -81,27 +82,42 @@ test('the price a product page shows is found by probing, and stopping with it s
   assert.equal(record?.answer, '$33.99');
 });
 
-test('a count is left to the policy: no count under 100 is probed, even under the name of what the task asks about', async () => {
+test('a count under 100 is probed only in the row the task names, read from a text that names what it counts', async () => {
   assert.ok(smallCount('(3)') && smallCount('3') && smallCount('5 comments') && smallCount('page 1'));
   assert.ok(smallCount('5 out of 5 stars') && !smallCount('$3.99') && !smallCount('3 of 120'));
   assert.ok(!smallCount('WittyRaven4'), "a name's digits are no count");
-  const { task, evidence } = taskOf('shop_review_count'); // must_include ["5"]
-  await slot.host.reset();
-  await slot.env.reset(task, { horizon: 10 });
-  const { observation } = await slot.env.step({ type: 'goto', url: evidence });
-  const page = candidatesOn(task, observation!);
-  assert.ok(
-    page.some((c) => c.kind === 'answer' && c.text === '5'),
-    'the page offers the count',
+  assert.deepEqual(
+    [...countedWords('How many customer reviews does Alderon Travel Kite have?')],
+    ['customer', 'review'],
   );
-  const here = counts();
-  const { found, failed } = await probeStops(slot.env, page, here);
-  assert.ok(here.guessable > 0);
-  assert.ok(!failed.has('5'), 'a count left unscored is left to the policy');
-  assert.equal(found, null);
-  await slot.env.abandon();
+  assert.deepEqual([...countedWords('What is the number of comments on "X"?')], ['comment']);
+  assert.equal(countedWords('What is the price of X?').size, 0);
+
+  // "How many comments are there on the post …?" starts on the post's forum, whose rows show every
+  // post's "N comments": the count beside the task's title is found, another post's is not
+  let found = 0;
+  let elsewhere = 0;
+  for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_comment_count').slice(0, 10)) {
+    const task = slot.tasks.get(String(r.task_id))!;
+    const n = r.eval.reference_answers!.must_include![0]!;
+    await slot.host.reset();
+    const first = await slot.env.reset(task, { horizon: 10 });
+    const page = candidatesOn(task, first);
+    const here = counts();
+    const probed = await probeStops(slot.env, page, here);
+    if (probed.found) {
+      found++;
+      assert.equal(probed.found.text, n, task.intent);
+      assert.equal(probed.found.evidence, 'row');
+    } else if (page.some((c) => c.kind === 'answer' && c.text === n)) elsewhere++;
+    assert.ok(here.guessable > 0, "other posts' counts and the page's numbers are left unscored");
+    await slot.env.abandon();
+  }
+  assert.ok(found >= 3, `posts on their forum's first page are answered there (${found} of 10)`);
+  assert.ok(elsewhere > 0, 'some forum page shows the count asked for only in other posts');
+
   // "How many issues in pixelforge/auth-service … assigned to …?" starts on the project page, whose
-  // "Milestones (3)" stands in a block under the project's name
+  // "Milestones (3)" stands in a block under the project's name: it names no issue
   for (const r of raw
     .filter((t) => t.miniarena.template === 'tracker_count_assignee_milestone')
     .slice(0, 4)) {
