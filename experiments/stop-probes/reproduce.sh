@@ -27,6 +27,6 @@ git worktree add /tmp/stop-probes-before 0635b58
 )
 for r in c1 c2 c3 /tmp/stop-probes-before/runs/b1 /tmp/stop-probes-before/runs/b2 /tmp/stop-probes-before/runs/b3; do
   d=$([ -d "runs/$r" ] && echo "runs/$r" || echo "$r")
-  experiments/stop-probes/unshown.py "$(ls -d "$d"/evals/*/ | tail -1)"
+  experiments/stop-probes/counts.py --unshown "$(ls -d "$d"/evals/*/ | tail -1)"
   experiments/stop-probes/kept.py "$d"
 done

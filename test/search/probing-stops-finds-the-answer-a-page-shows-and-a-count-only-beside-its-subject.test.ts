@@ -52,6 +52,15 @@ function candidatesOn(task: Task, observation: Observation) {
 
 const counts = (): StopProbeCounts => ({ probes: 0, lucky: 0, guessable: 0, unevidenced: 0 });
 
+/** A train task started afresh, and the answers of its start page probed. */
+async function probedAtStart(r: (typeof raw)[number]) {
+  const task = slot.tasks.get(String(r.task_id))!;
+  await slot.host.reset();
+  const page = candidatesOn(task, await slot.env.reset(task, { horizon: 10 }));
+  const here = counts();
+  return { task, page, here, probed: await probeStops(slot.env, page, here) };
+}
+
 test('the price a product page shows is found by probing, and stopping with it succeeds', async () => {
   const { task, evidence } = taskOf('shop_price'); // must_include ["33.99"]
   await slot.host.reset();
@@ -98,13 +107,8 @@ test('a count under 100 is probed only in the row the task names, read from a te
   let found = 0;
   let elsewhere = 0;
   for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_comment_count').slice(0, 10)) {
-    const task = slot.tasks.get(String(r.task_id))!;
     const n = r.eval.reference_answers!.must_include![0]!;
-    await slot.host.reset();
-    const first = await slot.env.reset(task, { horizon: 10 });
-    const page = candidatesOn(task, first);
-    const here = counts();
-    const probed = await probeStops(slot.env, page, here);
+    const { task, page, here, probed } = await probedAtStart(r);
     if (probed.found) {
       found++;
       assert.equal(probed.found.text, n, task.intent);
@@ -121,11 +125,8 @@ test('a count under 100 is probed only in the row the task names, read from a te
   for (const r of raw
     .filter((t) => t.miniarena.template === 'tracker_count_assignee_milestone')
     .slice(0, 4)) {
-    const t = slot.tasks.get(String(r.task_id))!;
-    await slot.host.reset();
-    const first = await slot.env.reset(t, { horizon: 10 });
-    const probed = await probeStops(slot.env, candidatesOn(t, first), counts());
-    assert.equal(probed.found, null, `${t.intent}: ${probed.found?.text}`);
+    const { task, probed } = await probedAtStart(r);
+    assert.equal(probed.found, null, `${task.intent}: ${probed.found?.text}`);
     await slot.env.abandon();
   }
 });
@@ -135,12 +136,8 @@ test("an author in another post's row is a coincidence; beside the post, an answ
   let coincidences = 0;
   let answers = 0;
   for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_author').slice(0, 8)) {
-    const task = slot.tasks.get(String(r.task_id))!;
     const author = r.eval.reference_answers!.must_include![0]!;
-    await slot.host.reset();
-    const first = await slot.env.reset(task, { horizon: 10 });
-    const here = counts();
-    const atStart = await probeStops(slot.env, candidatesOn(task, first), here);
+    const { task, here, probed: atStart } = await probedAtStart(r);
     if (atStart.found === null && here.unevidenced > 0) coincidences++;
     const post = r.miniarena.evidence_urls[0]!.replace('__REDDIT__', slot.host.placeholders.__REDDIT__);
     const { observation } = await slot.env.step({ type: 'goto', url: post });
