@@ -52,9 +52,8 @@ function candidatesOn(task: Task, observation: Observation) {
 
 const counts = (): StopProbeCounts => ({ probes: 0, lucky: 0, guessable: 0, unevidenced: 0 });
 
-/** A train task started afresh, and the answers of its start page probed. */
-async function probedAtStart(r: (typeof raw)[number]) {
-  const task = slot.tasks.get(String(r.task_id))!;
+/** A task started afresh, and the answers of its start page probed. */
+async function probedAtStart(task: Task) {
   await slot.host.reset();
   const page = candidatesOn(task, await slot.env.reset(task, { horizon: 10 }));
   const here = counts();
@@ -108,7 +107,7 @@ test('a count under 100 is probed only in the row the task names, read from a te
   let elsewhere = 0;
   for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_comment_count').slice(0, 10)) {
     const n = r.eval.reference_answers!.must_include![0]!;
-    const { task, page, here, probed } = await probedAtStart(r);
+    const { task, page, here, probed } = await probedAtStart(slot.tasks.get(String(r.task_id))!);
     if (probed.found) {
       found++;
       assert.equal(probed.found.text, n, task.intent);
@@ -125,7 +124,7 @@ test('a count under 100 is probed only in the row the task names, read from a te
   for (const r of raw
     .filter((t) => t.miniarena.template === 'tracker_count_assignee_milestone')
     .slice(0, 4)) {
-    const { task, probed } = await probedAtStart(r);
+    const { task, probed } = await probedAtStart(slot.tasks.get(String(r.task_id))!);
     assert.equal(probed.found, null, `${task.intent}: ${probed.found?.text}`);
     await slot.env.abandon();
   }
@@ -137,7 +136,7 @@ test("an author in another post's row is a coincidence; beside the post, an answ
   let answers = 0;
   for (const r of raw.filter((t) => t.miniarena.template === 'forum_post_author').slice(0, 8)) {
     const author = r.eval.reference_answers!.must_include![0]!;
-    const { task, here, probed: atStart } = await probedAtStart(r);
+    const { task, here, probed: atStart } = await probedAtStart(slot.tasks.get(String(r.task_id))!);
     if (atStart.found === null && here.unevidenced > 0) coincidences++;
     const post = r.miniarena.evidence_urls[0]!.replace('__REDDIT__', slot.host.placeholders.__REDDIT__);
     const { observation } = await slot.env.step({ type: 'goto', url: post });
@@ -157,14 +156,11 @@ test("an author in another post's row is a coincidence; beside the post, an answ
 test('a verdict on the URL alone is probed once, and passes only at the page it names', async () => {
   const { task } = taskOf('shop_category_sorted');
   const reference = task.eval!.reference_url!;
-  await slot.host.reset();
-  const home = await slot.env.reset(task, { horizon: 10 });
+  const { page: home, here: atHome, probed: fromHome } = await probedAtStart(task);
   assert.equal(slot.env.stopProbe, 'url');
-  const atHome = counts();
-  const fromHome = await probeStops(slot.env, candidatesOn(task, home), atHome);
   assert.equal(fromHome.found, null);
   assert.equal(atHome.probes, 1);
-  const answers = new Set(candidatesOn(task, home).flatMap((c) => (c.kind === 'answer' ? [c.text] : [])));
+  const answers = new Set(home.flatMap((c) => (c.kind === 'answer' ? [c.text] : [])));
   assert.equal(fromHome.failed.size, answers.size, 'where Done fails, every answer fails');
   const { observation } = await slot.env.step({ type: 'goto', url: reference });
   const { found } = await probeStops(slot.env, candidatesOn(task, observation!), counts());
@@ -176,14 +172,11 @@ test('a verdict on the URL alone is probed once, and passes only at the page it 
 test("a task scored by program_html is probed in a second tab: it fails until the site's state passes", async () => {
   const { task } = taskOf('tracker_close_issue'); // program_html: the issue's page reads "Closed"
   const issueUrl = task.eval!.program_html![0]!.url;
-  await slot.host.reset();
-  const home = await slot.env.reset(task, { horizon: 10 });
+  const { page: home, here: atHome, probed: fromHome } = await probedAtStart(task);
   assert.equal(slot.env.stopProbe, 'state');
-  const atHome = counts();
-  const fromHome = await probeStops(slot.env, candidatesOn(task, home), atHome);
   assert.equal(fromHome.found, null);
   assert.equal(atHome.probes, 1, 'one probe: the answer is not read');
-  const answers = new Set(candidatesOn(task, home).flatMap((c) => (c.kind === 'answer' ? [c.text] : [])));
+  const answers = new Set(home.flatMap((c) => (c.kind === 'answer' ? [c.text] : [])));
   assert.equal(fromHome.failed.size, answers.size, 'where the state fails, every stop fails');
 
   const { observation: issue } = await slot.env.step({ type: 'goto', url: issueUrl });
