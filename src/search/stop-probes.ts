@@ -26,7 +26,7 @@ export interface StopCandidate {
   /** how near the answer stands to what the task names (src/model/evidence.ts) */
   evidence: 'row' | 'section' | null;
   /** whether the text the answer is read from names what the task counts (src/model/evidence.ts) */
-  counted?: boolean;
+  counted: boolean;
 }
 
 export interface StopProbeCounts {
@@ -68,7 +68,7 @@ export async function probeStops<C extends StopCandidate>(
     // a count under 100 is on most pages, often in a block that names the task's subject too (a
     // project's "Milestones (3)" under its name, for an issue count): left to the policy unless it
     // stands in the task's row and says what it counts ("5 comments" beside the post's title)
-    if (kind === 'answer' && smallCount(c.text) && !(c.evidence === 'row' && c.counted === true)) {
+    if (kind === 'answer' && smallCount(c.text) && !(c.evidence === 'row' && c.counted)) {
       if (counts) counts.guessable++;
       continue;
     }
