@@ -208,6 +208,12 @@ export const ModelConfig = z
     word_dropout: z.number().min(0).max(0.9).default(0),
     /** how many checkpoints the learner keeps */
     keep_checkpoints: PositiveInt.default(3),
+    /**
+     * a fresh policy's prior (src/model/prior.ts): null is uniform per action kind; else a JSON file
+     * of kind weights and fact weights, such as experiments/policy/fit-prior.ts writes from demos.
+     * Checked when a run starts; like model.checkpoint, it must be on every machine of the run
+     */
+    prior: z.string().nullable().default(null),
   })
   .prefault({});
 

@@ -58,7 +58,15 @@ export {
   TfjsPolicy,
 } from './policy.js';
 export { type PretrainOptions, type PretrainReport, pretrain } from './pretrain.js';
-export { type FitReport, fitPrior, logPrior, type Prior, UNIFORM_PRIOR } from './prior.js';
+export {
+  type FitReport,
+  fitPrior,
+  logPrior,
+  type Prior,
+  PriorFileError,
+  readPriorFile,
+  UNIFORM_PRIOR,
+} from './prior.js';
 export { clean, DONE_ANSWER } from './text.js';
 export { redundantActions } from './trail.js';
 export {

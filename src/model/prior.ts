@@ -8,6 +8,7 @@
 // demonstrations: a handful of numbers (how often each kind is used, how much an exact match with
 // the task's words counts), which is how an untrained policy can explore like a person reading
 // the task without being told anything about a suite.
+import { readFileSync } from 'node:fs';
 import { type ActionKind, KINDS } from './candidates.js';
 import { type EncodedBatch, type EncodedObservation, SCALAR_SIZE, SCALARS } from './encode.js';
 
@@ -24,6 +25,48 @@ export const UNIFORM_PRIOR: Prior = {
   kindWeights: Object.fromEntries(KINDS.map((k) => [k, 1])) as Record<ActionKind, number>,
   factWeights: {},
 };
+
+/** A prior file that cannot be used: the message names the file and the field. */
+export class PriorFileError extends Error {
+  override name = 'PriorFileError';
+}
+
+/**
+ * A prior read from a JSON file ({ kindWeights, factWeights }, as fit-prior writes it). Kinds and
+ * facts are the policy's own names (candidates.ts KINDS, encode.ts SCALARS); an unknown name, a
+ * weight that is not a finite number, or a kind weight not above 0 is an error naming the field.
+ * Absent kinds weigh 1 and absent facts 0, as in the uniform prior.
+ */
+export function readPriorFile(file: string): Prior {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new PriorFileError(`${file}: not a JSON prior (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new PriorFileError(`${file}: a prior is an object with kindWeights and factWeights`);
+  const { kindWeights = {}, factWeights = {}, ...rest } = parsed as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw new PriorFileError(`${file}: unknown field ${extra}`);
+  const weights = (field: string, value: unknown, names: readonly string[], positive: boolean) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new PriorFileError(`${file}: ${field} must be an object of weights`);
+    for (const [name, w] of Object.entries(value)) {
+      if (!names.includes(name))
+        throw new PriorFileError(`${file}: ${field}.${name} is not one of ${names.join(', ')}`);
+      if (typeof w !== 'number' || !Number.isFinite(w) || (positive && w <= 0))
+        throw new PriorFileError(
+          `${file}: ${field}.${name} must be a ${positive ? 'positive' : 'finite'} number`,
+        );
+    }
+    return value as Record<string, number>;
+  };
+  return {
+    kindWeights: { ...UNIFORM_PRIOR.kindWeights, ...weights('kindWeights', kindWeights, KINDS, true) },
+    factWeights: weights('factWeights', factWeights, SCALARS, false),
+  };
+}
 
 /** The log-prior of one observation's candidates (kinds by KINDS index, facts row-major). */
 function logPriorOf(

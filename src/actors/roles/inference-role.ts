@@ -11,7 +11,7 @@ import {
   loadBackend,
   redundantActions,
   type TensorFrames,
-  TfjsPolicy,
+  type TfjsPolicy,
 } from '../../model/index.js';
 import {
   type ActRequestMessage,
@@ -25,7 +25,7 @@ import { actSocket } from './act-socket.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
 import { policyInputOf } from './policy-input.js';
-import { startingPolicy } from './starting-policy.js';
+import { freshPolicy, startingPolicy } from './starting-policy.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
 interface Pending {
@@ -38,7 +38,7 @@ function initialPolicy(ctx: RoleContext): { policy: TfjsPolicy; version: number 
   const start = startingPolicy(ctx);
   if (start === null) {
     ctx.log.info(`policy v0: a fresh initialisation (seed ${ctx.config.seed})`);
-    return { policy: TfjsPolicy.create({ seed: ctx.config.seed }), version: 0 };
+    return { policy: freshPolicy(ctx), version: 0 };
   }
   ctx.log.info(`policy v${start.loaded.version} from ${start.loaded.path}`);
   return { policy: start.loaded.policy, version: start.loaded.version };

@@ -20,14 +20,14 @@ import {
   loadDemoMix,
   saveModelCheckpoint,
   type TensorFrames,
-  TfjsPolicy,
+  type TfjsPolicy,
   type TrainingStep,
 } from '../../model/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
 import { externalLearnerRole } from './external-learner-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
-import { startingPolicy } from './starting-policy.js';
+import { freshPolicy, startingPolicy } from './starting-policy.js';
 import { type TrainCommand, trainingQueue } from './training-queue.js';
 import type { RoleMain } from './worker-shell.js';
 
@@ -66,7 +66,7 @@ export const learnerRole: RoleMain = async (ctx) => {
       ctx.log.info(`starting from the weights of ${start.loaded.path} (v${policyVersion})`);
     }
   } else {
-    policy = TfjsPolicy.create({ seed: ctx.config.seed });
+    policy = freshPolicy(ctx);
   }
   const trainer = new BcTrainer(policy, {
     learningRate: ctx.config.lm_lr,

@@ -5,7 +5,13 @@
 // given checkpoint must not go back to it and lose what the run has learned since.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CheckpointStore, type LoadedModel, loadModelCheckpoint } from '../../model/index.js';
+import {
+  CheckpointStore,
+  type LoadedModel,
+  loadModelCheckpoint,
+  readPriorFile,
+  TfjsPolicy,
+} from '../../model/index.js';
 import type { RoleContext } from './worker-shell.js';
 
 export interface StartingPolicy {
@@ -31,6 +37,15 @@ export function startingPolicy(ctx: RoleContext): StartingPolicy | null {
     return null;
   }
   return given === null ? null : { from: 'given', loaded: warned(ctx, loadModelCheckpoint(given)) };
+}
+
+/** A freshly initialised policy of the run's seed, with `model.prior` when one is given. */
+export function freshPolicy(ctx: RoleContext): TfjsPolicy {
+  const file = ctx.config.model.prior;
+  return TfjsPolicy.create({
+    seed: ctx.config.seed,
+    ...(file === null ? {} : { prior: readPriorFile(file) }),
+  });
 }
 
 function warned(ctx: RoleContext, loaded: LoadedModel): LoadedModel {

@@ -82,6 +82,7 @@ async function prepareRunDir(args: TrainArgs): Promise<{ runDir: RunDir; config:
   // A resumed run's config already has its presets applied.
   const config = loadConfig(configFile, overrides, args.config === undefined && resuming ? [] : args.presets);
   if (config.learner.demos !== null) config.learner.demos = await checkedDemos(config.learner.demos);
+  if (config.model.prior !== null) config.model.prior = await checkedPrior(config.model.prior);
   runDir.create();
   writeFileSync(runDir.config, configToYaml(config));
   const token =
@@ -106,6 +107,19 @@ async function checkedDemos(file: string): Promise<string> {
       );
   } catch (error) {
     if (error instanceof DemoFileError) throw new ConfigError(`learner.demos: ${error.message}`);
+    throw error;
+  }
+  return path.resolve(file);
+}
+
+/** `model.prior`, read once before anything starts (a bad file names its field here); absolute. */
+async function checkedPrior(file: string): Promise<string> {
+  const { readPriorFile, PriorFileError } = await import('../../model/index.js');
+  if (!existsSync(file)) throw new ConfigError(`model.prior: ${file} does not exist`);
+  try {
+    readPriorFile(file);
+  } catch (error) {
+    if (error instanceof PriorFileError) throw new ConfigError(`model.prior: ${error.message}`);
     throw error;
   }
   return path.resolve(file);
