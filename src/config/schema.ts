@@ -470,6 +470,13 @@ export const Config = z
           'demos are mixed into the embedded tfjs learner: set policy_lm tfjs and learner.kind tfjs, ' +
           "or add them to your external learner's data",
       });
+    if (config.model.prior !== null && config.policy_lm !== 'tfjs')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['model', 'prior'],
+        message:
+          "a prior shapes the embedded tfjs policy: set policy_lm tfjs, or leave the chat model's to it",
+      });
     // Before suites were plug-ins, env.suite webarena (the old default) meant "the task files",
     // MiniArena's when no host was set; now it means WebArena's own containers. Say so up front
     // rather than let every env worker fail to start.
