@@ -57,7 +57,7 @@ export {
   sizeGroups,
   TfjsPolicy,
 } from './policy.js';
-export { type PretrainOptions, type PretrainReport, pretrain } from './pretrain.js';
+export { fitPriorToDemos, type PretrainOptions, type PretrainReport, pretrain } from './pretrain.js';
 export {
   type FitReport,
   fitPrior,

@@ -4,8 +4,11 @@
 
 import { loadModelCheckpoint, NoCheckpointError, saveModelCheckpoint } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
+import { encodeObservation } from './encode.js';
+import { DEFAULT_NETWORK_OPTIONS } from './network.js';
 import { imitatedSteps } from './overwritten.js';
 import { type PolicyOptions, seededRandom, TfjsPolicy } from './policy.js';
+import { type FitReport, fitPrior } from './prior.js';
 import { BcTrainer } from './trainer.js';
 import type { TrajectoryForTraining } from './types.js';
 
@@ -119,4 +122,25 @@ export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptio
     trainer.dispose();
     policy.dispose();
   }
+}
+
+/**
+ * The untrained policy's prior fitted to demonstrations (prior.ts fitPrior): a few dozen numbers,
+ * how often each action kind is taken and how much each general fact counts, for `model.prior`.
+ * Steps whose action is not among the policy's candidates are left out, as BC leaves them.
+ */
+export function fitPriorToDemos(
+  trajectories: TrajectoryForTraining[],
+  o: { skipOverwrittenEdits?: boolean } = {},
+): FitReport & { skipped: number } {
+  const samples: Parameters<typeof fitPrior>[0] = [];
+  let skipped = 0;
+  for (const t of trajectories)
+    for (const step of imitatedSteps(t, o.skipOverwrittenEdits ?? true).steps) {
+      const encoded = encodeObservation(step.input, { buckets: DEFAULT_NETWORK_OPTIONS.buckets });
+      const target = encoded.candidates.findIndex((c) => c.action === step.action);
+      if (target < 0) skipped++;
+      else samples.push({ encoded, target });
+    }
+  return { ...fitPrior(samples), skipped };
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { loadBackend, PriorFileError, readPriorFile, TfjsPolicy } from '../../src/model/index.js';
-import { runCli } from '../helpers/run-fixture.js';
 import { input } from './fixtures.js';
 
 before(async () => {
@@ -56,33 +55,4 @@ test('a bad prior file is an error naming the file and the field', () => {
       (e: unknown) => e instanceof PriorFileError && e.message.startsWith(f) && message.test(e.message),
     );
   });
-});
-
-test('tti-run train names a bad model.prior before anything of the run is written', async () => {
-  const bad = file('typo.json', { kindWeights: { clik: 2 } });
-  const runDir = path.join(dir, 'run');
-  const result = await runCli(['train', '--run-dir', runDir, '--view', 'log', '--set', `model.prior=${bad}`]);
-  assert.equal(result.code, 2, result.stderr);
-  assert.ok(result.stderr.includes(`model.prior: ${bad}: kindWeights.clik is not one of`), result.stderr);
-  assert.equal(existsSync(path.join(runDir, 'config.yaml')), false, 'no run was written');
-  const missing = await runCli([
-    'train',
-    '--run-dir',
-    runDir,
-    '--set',
-    `model.prior=${path.join(dir, 'nope.json')}`,
-  ]);
-  assert.equal(missing.code, 2);
-  assert.match(missing.stderr, /model\.prior: .*nope\.json does not exist/);
-  const chat = await runCli([
-    'train',
-    '--run-dir',
-    runDir,
-    '--set',
-    `model.prior=${bad}`,
-    '--set',
-    'policy_lm=some-chat-model',
-  ]);
-  assert.equal(chat.code, 2);
-  assert.match(chat.stderr, /key 'model\.prior': .*a prior shapes the embedded tfjs policy/);
 });

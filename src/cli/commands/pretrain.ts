@@ -33,6 +33,8 @@ export interface PretrainArgs {
   horizon: number;
   backend: (typeof BACKENDS)[number];
   runDir: string;
+  /** fit the untrained policy's prior to the demos (RUN_DIR/prior.json, for model.prior) instead of BC */
+  priorOnly: boolean;
 }
 
 /** Demonstrations ready for BC, and what became of the rest. */
@@ -236,6 +238,7 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
       '\n',
   );
 
+  if (args.priorOnly) return writePrior(args, demos);
   const { CheckpointStore, loadBackend, pretrain } = await import('../../model/index.js');
   const backend = await loadBackend(args.backend, (m) => process.stdout.write(`${m}\n`));
   process.stdout.write(`backend: ${backend}\n`);
@@ -278,6 +281,25 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
       `checkpoint ${report.checkpoint} (${report.parameters} parameters, ${report.skipped} steps skipped by BC` +
       `${report.overwritten > 0 ? `, ${report.overwritten} edits typed over later not imitated` : ''})\n` +
       `next: tti-run eval --run-dir ${args.runDir}   or   tti-run train --set model.checkpoint=${report.checkpoint}\n`,
+  );
+  return 0;
+}
+
+/** `--prior-only`: the prior fitted to the demos, written where `model.prior` can name it. */
+async function writePrior(args: PretrainArgs, demos: Demos): Promise<number> {
+  const { fitPriorToDemos } = await import('../../model/index.js');
+  const fit = fitPriorToDemos(demos.trajectories, { skipOverwrittenEdits: args.skipOverwrittenEdits });
+  mkdirSync(args.runDir, { recursive: true });
+  const file = path.join(args.runDir, 'prior.json');
+  const rounded = (weights: Record<string, number>) =>
+    Object.fromEntries(Object.entries(weights).map(([k, v]) => [k, Number(v.toFixed(4))]));
+  writeFileAtomic(
+    file,
+    `${JSON.stringify({ kindWeights: rounded(fit.prior.kindWeights), factWeights: rounded(fit.prior.factWeights) }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `prior fitted on ${fit.steps} steps (${fit.skipped} not among the policy's actions): mean log-likelihood of the demonstrated action ${fit.before.toFixed(3)} (uniform) → ${fit.after.toFixed(3)}\n` +
+      `wrote ${file}\nnext: tti-run train --set model.prior=${file}\n`,
   );
   return 0;
 }
@@ -335,6 +357,12 @@ export const pretrainCommand = defineCommand({
         demandOption: true,
         describe: 'where checkpoints (and oracle demos) go',
       })
+      .option('prior-only', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "fit the untrained policy's prior to the demos instead of training (a few dozen numbers: how often each action kind is taken, how much each general fact counts), written to RUN_DIR/prior.json for model.prior",
+      })
       .example(
         '$0 pretrain --demos oracle --split train --run-dir runs/bc',
         "imitate the oracle on MiniArena's train tasks",
@@ -344,7 +372,11 @@ export const pretrainCommand = defineCommand({
         '$0 pretrain --demos sft/train.jsonl --epochs 5 --run-dir runs/sft-bc',
         'from an export-sft file',
       )
-      .example('$0 pretrain --demos runs/quick --run-dir runs/from-quick', "from a run's kept trajectories"),
+      .example('$0 pretrain --demos runs/quick --run-dir runs/from-quick', "from a run's kept trajectories")
+      .example(
+        '$0 pretrain --demos oracle --split train --prior-only --run-dir runs/prior',
+        'a prior for a fresh policy (tti-run train --set model.prior=runs/prior/prior.json)',
+      ),
   handler: (argv) =>
     exitWith(() =>
       pretrainRun({
@@ -363,6 +395,7 @@ export const pretrainCommand = defineCommand({
         horizon: argv.horizon,
         backend: argv.backend,
         runDir: argv['run-dir'],
+        priorOnly: argv['prior-only'],
       }),
     ),
 });
