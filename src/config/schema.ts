@@ -210,7 +210,7 @@ export const ModelConfig = z
     keep_checkpoints: PositiveInt.default(3),
     /**
      * a fresh policy's prior (src/model/prior.ts): null is uniform per action kind; else a JSON file
-     * of kind weights and fact weights, such as experiments/policy/fit-prior.ts writes from demos.
+     * of kind weights and fact weights, such as `tti-run pretrain --prior-only` fits to demos.
      * Checked when a run starts; like model.checkpoint, it must be on every machine of the run
      */
     prior: z.string().nullable().default(null),

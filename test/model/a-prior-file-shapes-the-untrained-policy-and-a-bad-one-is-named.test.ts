@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { loadBackend, PriorFileError, readPriorFile, TfjsPolicy } from '../../src/model/index.js';
 import { input } from './fixtures.js';
 
@@ -11,6 +11,7 @@ before(async () => {
 });
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tti-prior-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, body: unknown): string => {
   const f = path.join(dir, name);
   writeFileSync(f, typeof body === 'string' ? body : JSON.stringify(body));

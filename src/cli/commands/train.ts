@@ -93,36 +93,45 @@ async function prepareRunDir(args: TrainArgs): Promise<{ runDir: RunDir; config:
 }
 
 /**
- * `learner.demos`, read once before anything starts: a bad file names its line and field here, not
- * in a learner that would fail on every restart. Absolute, as workers start in other folders.
+ * A file the config names (`learner.demos`, `model.prior`), read once before anything starts: a bad
+ * one is named here, field and all, not in a worker that would fail on every restart. Absolute, as
+ * workers start in other folders. `read` throws `FileError` for a bad file.
  */
-async function checkedDemos(file: string): Promise<string> {
-  const { readDemoFile, DemoFileError } = await import('../../model/index.js');
-  if (!existsSync(file)) throw new ConfigError(`learner.demos: ${file} does not exist`);
+function checkedFile(
+  key: string,
+  file: string,
+  read: (file: string) => void,
+  FileError: new (...args: never[]) => Error,
+): string {
+  if (!existsSync(file)) throw new ConfigError(`${key}: ${file} does not exist`);
   try {
-    const read = readDemoFile(file);
-    if (read.trajectories.length === 0)
-      throw new ConfigError(
-        `learner.demos: ${file} holds no successful demonstration (${read.skipped} left out)`,
-      );
+    read(file);
   } catch (error) {
-    if (error instanceof DemoFileError) throw new ConfigError(`learner.demos: ${error.message}`);
+    if (error instanceof FileError) throw new ConfigError(`${key}: ${error.message}`);
     throw error;
   }
   return path.resolve(file);
 }
 
-/** `model.prior`, read once before anything starts (a bad file names its field here); absolute. */
+async function checkedDemos(file: string): Promise<string> {
+  const { readDemoFile, DemoFileError } = await import('../../model/index.js');
+  return checkedFile(
+    'learner.demos',
+    file,
+    (f) => {
+      const read = readDemoFile(f);
+      if (read.trajectories.length === 0)
+        throw new ConfigError(
+          `learner.demos: ${f} holds no successful demonstration (${read.skipped} left out)`,
+        );
+    },
+    DemoFileError,
+  );
+}
+
 async function checkedPrior(file: string): Promise<string> {
   const { readPriorFile, PriorFileError } = await import('../../model/index.js');
-  if (!existsSync(file)) throw new ConfigError(`model.prior: ${file} does not exist`);
-  try {
-    readPriorFile(file);
-  } catch (error) {
-    if (error instanceof PriorFileError) throw new ConfigError(`model.prior: ${error.message}`);
-    throw error;
-  }
-  return path.resolve(file);
+  return checkedFile('model.prior', file, readPriorFile, PriorFileError);
 }
 
 async function detach(args: TrainArgs): Promise<number> {
