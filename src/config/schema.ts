@@ -292,6 +292,12 @@ export const LearnerConfig = z
      * of the same field on the same page replaced (src/model/overwritten.ts); they stay in history
      */
     skip_overwritten_edits: z.boolean().default(true),
+    /**
+     * filtered_bc: imitate a kept trajectory without its detours and tours, the link clicks,
+     * searches and going back that led where an earlier page already led (src/model/detours.ts;
+     * one-page tasks never leave their page, so nothing of theirs is cut)
+     */
+    cut_detours: z.boolean().default(true),
     /** awr: filter (DigiRL's: train on the steps whose advantage exceeds awr_threshold) or exp (exp(A/β), capped) */
     awr_weighting: z.enum(['filter', 'exp']).default('filter'),
     /** awr: λ of DigiRL's advantage, λ^(steps left)·R + (1−λ)·(the critic's one-step change) */

@@ -1,13 +1,21 @@
 // Filtered BC imitates every step of a kept trajectory, its detours too: a first success that
 // went shop home → account → home → a category → search teaches the greedy policy to open every
-// shop task with that tour (run qJ, experiments/old-suite). A detour is a run of steps that leaves a page
-// and comes back to it without changing anything — link clicks, going back, scrolling, hovering,
-// searching — so the steps after it could have been taken before it. Cutting it gives the
-// trajectory the agent would have had without it: the same observations at the page it returned
-// to, an action history without the detour, and step numbers counted again.
-// Not the learner's yet: experiments/retrain (`'{"cutDetours":true}'`) retrained on run qJ's kept
-// trajectories (159 of 433 steps cut) solved 23/294 test tasks against 28/294 without cutting; on
-// qH's (82 of 563 cut) 39 against 37.
+// shop task with that tour (run qJ, experiments/old-suite; run fp1 of experiments/fitted-prior
+// opens every shop task with product → account → search, and answers from wherever it lands).
+// Two kinds of step are not needed, when every step between changes nothing (link clicks, going
+// back, scrolling, hovering, searching):
+// - a detour: steps that leave a page and come back to it, so the steps after it could have been
+//   taken before it;
+// - a tour: steps that lead from a page to one whose next action the first page already offered,
+//   a link to the same URL or a site search box of the same name. Taking it there reaches the
+//   same page.
+// Cutting them gives the trajectory the agent would have had without them: the same observations
+// where it continues, an action history without the cut steps, and step numbers counted again.
+// `learner.cut_detours` (default on; experiments/cut-detours: on MiniArena from random init greedy
+// test episodes take half the steps, 4.5–5.4 against 9.9–10.1, and solve as many or a few more).
+// One-page tasks (MiniWoB++) never leave their page, so nothing of theirs is cut. Before tours were cut,
+// experiments/retrain retrained on run qJ's kept trajectories (159 of 433 steps cut) and solved
+// 23/294 test tasks against 28/294 without cutting; on qH's (82 of 563 cut) 39 against 37.
 import { actionOfReply } from './candidates.js';
 import type { TrajectoryForTraining } from './types.js';
 
@@ -45,10 +53,58 @@ function goesBackBeforeLeaving(steps: readonly Step[], from: number, page: strin
   return false;
 }
 
+/** Link URLs by element id, read from the observation text ("[12] link 'Home' url: http://…"). */
+function linkUrls(step: Step): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const m of (step.observation ?? '').matchAll(/\[(\d+)\] link .* url: (\S+)$/gm))
+    out.set(Number(m[1]), m[2]!);
+  return out;
+}
+
 /**
- * The trajectory without its detours: from each step, the farthest later step back on the same
- * page that is reached only through state-preserving steps that left the page on the way is
- * jumped to. `cut` counts the steps removed.
+ * The action that does on `page` what `later` did, when it provably leads to the same page: a
+ * click on an in-view link to the same URL, or the same text typed into the one search box of
+ * the same name (a site's search submits to one place from every page), where the text is the
+ * task's or the page's (not read on the way). null when there is none, or when it is the element
+ * `page`'s own step acted on (then where it leads was seen).
+ */
+function sameActionOn(page: Step, later: Step, intent: string): string | null {
+  const action = actionOfReply(later.reply);
+  const m = /^(Click|Type) \[(\d+)\](.*)$/s.exec(action);
+  if (!m) return null;
+  const id = Number(m[2]);
+  const at = later.nodes.ids.indexOf(id);
+  if (at < 0) return null;
+  const role = later.nodes.roles[at];
+  const { ids, roles, names, inViewport } = page.nodes;
+  let found: number[] = [];
+  if (m[1] === 'Click' && role === 'link') {
+    const url = linkUrls(later).get(id);
+    if (url === undefined) return null;
+    const here = linkUrls(page);
+    found = ids.filter((e, j) => roles[j] === 'link' && inViewport[j] === 1 && here.get(e) === url);
+    // the same name too, where one has it: the likeliest of equals
+    const named = found.filter((e) => names[ids.indexOf(e)] === later.nodes.names[at]);
+    if (named.length > 0) found = named;
+  } else if (m[1] === 'Type' && role === 'searchbox') {
+    const text = /^ \[(.*?)\]/s.exec(m[3]!)?.[1] ?? '';
+    if (!intent.includes(text) && !(page.observation ?? '').includes(text)) return null;
+    found = ids.filter(
+      (_, j) => roles[j] === 'searchbox' && inViewport[j] === 1 && names[j] === later.nodes.names[at],
+    );
+    if (found.length !== 1) return null;
+  } else return null;
+  const own = /^(?:Click|Type|Hover) \[(\d+)\]/.exec(actionOfReply(page.reply));
+  const target = found[0];
+  if (target === undefined || (own && Number(own[1]) === target)) return null;
+  return `${m[1]} [${target}]${m[3]}`;
+}
+
+/**
+ * The trajectory without its detours and tours: from each step, the farthest later step that is
+ * reached only through state-preserving steps and is either back on the same page (continue from
+ * there) or an action the step's own page offers too (take it there, continue after it). `cut`
+ * counts the steps removed.
  */
 export function withoutDetours(trajectory: TrajectoryForTraining): {
   trajectory: TrajectoryForTraining;
@@ -60,11 +116,22 @@ export function withoutDetours(trajectory: TrajectoryForTraining): {
   while (i < steps.length) {
     const page = pageOf(steps[i]!);
     let back = -1;
+    let tour: { at: number; action: string } | null = null;
     let left = false;
-    for (let k = i; k + 1 < steps.length && leavesStateAlone(steps[k]!); k++) {
-      const next = pageOf(steps[k + 1]!);
-      if (next !== page) left = true;
-      else if (left && !goesBackBeforeLeaving(steps, k + 1, page)) back = k + 1;
+    for (let k = i + 1; k < steps.length && leavesStateAlone(steps[k - 1]!); k++) {
+      const here = pageOf(steps[k]!);
+      if (here !== page) left = true;
+      else if (left && !goesBackBeforeLeaving(steps, k, page)) back = k;
+      const action =
+        here !== page && k + 1 < steps.length ? sameActionOn(steps[i]!, steps[k]!, trajectory.intent) : null;
+      // going back after the tour's last step would lead to this page, not the one it left
+      if (action !== null && !goesBackBeforeLeaving(steps, k + 1, pageOf(steps[k + 1]!)))
+        tour = { at: k, action };
+    }
+    if (tour !== null && tour.at >= back) {
+      kept.push({ ...steps[i]!, reply: `Action: ${tour.action}` });
+      i = tour.at + 1;
+      continue;
     }
     if (back > i) {
       i = back;

@@ -113,7 +113,14 @@ export interface TrajectoryForTraining {
   discountedReward?: number;
   /** The actions the episode's task offered (absent: stop is offered). */
   offers?: ActionOffers;
-  steps: { url: string; nodes: NodeColumns; note: string | null; reply: string }[];
+  steps: {
+    url: string;
+    nodes: NodeColumns;
+    note: string | null;
+    reply: string;
+    /** WebArena's observation text, where the trajectory carries it (links' URLs are read from it) */
+    observation?: string;
+  }[];
 }
 
 export interface TrainingStep {

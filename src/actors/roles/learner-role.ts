@@ -22,6 +22,8 @@ import {
   type TensorFrames,
   type TfjsPolicy,
   type TrainingStep,
+  type TrajectoryForTraining,
+  withoutDetours,
 } from '../../model/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
@@ -231,13 +233,21 @@ export const learnerRole: RoleMain = async (ctx) => {
         ctx.counters.meanValue = Math.round(a.meanValue * 1000) / 1000;
       } else {
         let skipped = 0;
-        steps = trajectories.flatMap((t) => {
+        let cut = 0;
+        steps = trajectories.flatMap((kept) => {
+          let t: TrajectoryForTraining = kept;
+          if (ctx.config.learner.cut_detours) {
+            const shorter = withoutDetours(kept);
+            cut += shorter.cut;
+            t = shorter.trajectory;
+          }
           const imitated = imitatedSteps(t, ctx.config.learner.skip_overwritten_edits);
           skipped += imitated.skipped;
           return imitated.steps;
         });
         if (skipped > 0)
           ctx.log.info(`iteration ${command.iteration}: ${skipped} edits typed over later are not imitated`);
+        if (cut > 0) ctx.log.info(`iteration ${command.iteration}: ${cut} steps of detours and tours cut`);
       }
       if (demos !== null) {
         // A stream of the seed and the iteration alone: what replay sent does not change which
