@@ -17,3 +17,9 @@ done
 # the stand-ins: a run of main's defaults, then what the cut would remove from what it kept
 node bin/tti-run train --config configs/miniwob-standins.yaml --run-dir runs/ws0 --set seed=0
 node experiments/cut-detours/count.mjs runs/ws0 runs/cd1
+# unsolved-first sampling with the cut, seeds 1 and 2
+for s in 1 2; do
+  experiments/preset-run.sh cut-detours cu$s --set seed=$s --set task_sampling=unsolved
+  experiments/cut-detours/answers.py runs/cu$s forum_user_post_count,tracker_count_assignee_milestone,tracker_issue_assignee
+  experiments/stop-probes/kept.py runs/cu$s
+done
