@@ -12,7 +12,7 @@
 // Cutting them gives the trajectory the agent would have had without them: the same observations
 // where it continues, an action history without the cut steps, and step numbers counted again.
 // `learner.cut_detours` (default on; experiments/cut-detours: on MiniArena from random init greedy
-// test episodes take half the steps, 4.5–5.4 against 9.9–10.1, and solve as many or a few more).
+// test episodes take half the steps, 4.5–5.4 against 9.9–13.7, and solve as many or a few more).
 // One-page tasks (MiniWoB++) never leave their page, so nothing of theirs is cut. Before tours were cut,
 // experiments/retrain retrained on run qJ's kept trajectories (159 of 433 steps cut) and solved
 // 23/294 test tasks against 28/294 without cutting; on qH's (82 of 563 cut) 39 against 37.
@@ -53,11 +53,20 @@ function goesBackBeforeLeaving(steps: readonly Step[], from: number, page: strin
   return false;
 }
 
-/** Link URLs by element id, read from the observation text ("[12] link 'Home' url: http://…"). */
+const linkUrlsOf = new WeakMap<Step, Map<number, string>>();
+
+/**
+ * Link URLs by element id, read from the observation text ("[12] link 'Home' url: http://…"),
+ * once per step: a step's page is compared with every later step of its tour.
+ */
 function linkUrls(step: Step): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const m of (step.observation ?? '').matchAll(/\[(\d+)\] link .* url: (\S+)$/gm))
-    out.set(Number(m[1]), m[2]!);
+  let out = linkUrlsOf.get(step);
+  if (out === undefined) {
+    out = new Map();
+    for (const m of (step.observation ?? '').matchAll(/\[(\d+)\] link .* url: (\S+)$/gm))
+      out.set(Number(m[1]), m[2]!);
+    linkUrlsOf.set(step, out);
+  }
   return out;
 }
 
@@ -77,26 +86,27 @@ function sameActionOn(page: Step, later: Step, intent: string): string | null {
   if (at < 0) return null;
   const role = later.nodes.roles[at];
   const { ids, roles, names, inViewport } = page.nodes;
-  let found: number[] = [];
+  const name = later.nodes.names[at];
+  // indices into the page's columns
+  const onPage = ids.map((_, j) => j).filter((j) => roles[j] === role && inViewport[j] === 1);
+  let found: number[];
   if (m[1] === 'Click' && role === 'link') {
     const url = linkUrls(later).get(id);
     if (url === undefined) return null;
     const here = linkUrls(page);
-    found = ids.filter((e, j) => roles[j] === 'link' && inViewport[j] === 1 && here.get(e) === url);
+    found = onPage.filter((j) => here.get(ids[j]!) === url);
     // the same name too, where one has it: the likeliest of equals
-    const named = found.filter((e) => names[ids.indexOf(e)] === later.nodes.names[at]);
+    const named = found.filter((j) => names[j] === name);
     if (named.length > 0) found = named;
   } else if (m[1] === 'Type' && role === 'searchbox') {
     const text = /^ \[(.*?)\]/s.exec(m[3]!)?.[1] ?? '';
     if (!intent.includes(text) && !(page.observation ?? '').includes(text)) return null;
-    found = ids.filter(
-      (_, j) => roles[j] === 'searchbox' && inViewport[j] === 1 && names[j] === later.nodes.names[at],
-    );
+    found = onPage.filter((j) => names[j] === name);
     if (found.length !== 1) return null;
   } else return null;
-  const own = /^(?:Click|Type|Hover) \[(\d+)\]/.exec(actionOfReply(page.reply));
-  const target = found[0];
-  if (target === undefined || (own && Number(own[1]) === target)) return null;
+  const own = ELEMENT.exec(actionOfReply(page.reply));
+  const target = found[0] === undefined ? undefined : ids[found[0]];
+  if (target === undefined || (own && Number(own[2]) === target)) return null;
   return `${m[1]} [${target}]${m[3]}`;
 }
 

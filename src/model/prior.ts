@@ -33,10 +33,9 @@ export class PriorFileError extends Error {
 
 /**
  * A prior read from a JSON file ({ kindWeights, factWeights }, as `pretrain --prior-only` writes
- * it). Kinds and
- * facts are the policy's own names (candidates.ts KINDS, encode.ts SCALARS); an unknown name, a
- * weight that is not a finite number, or a kind weight not above 0 is an error naming the field.
- * Absent kinds weigh 1 and absent facts 0, as in the uniform prior.
+ * it). Kinds and facts are the policy's own names (candidates.ts KINDS, encode.ts SCALARS); an
+ * unknown name, a weight that is not a finite number, or a kind weight not above 0 is an error
+ * naming the field. Absent kinds weigh 1 and absent facts 0, as in the uniform prior.
  */
 export function readPriorFile(file: string): Prior {
   let parsed: unknown;
