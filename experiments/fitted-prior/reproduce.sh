@@ -16,3 +16,10 @@ for s in 1 2 3; do
   experiments/stop-probes/counts.py --unshown "$(ls -d runs/fp$s/evals/*/ | tail -1)"
   experiments/stop-probes/kept.py runs/fp$s
 done
+# with main's kept-trajectory cut (learner.cut_detours, default since 10231f7): fpc1-fpc3
+for s in 1 2 3; do
+  experiments/preset-run.sh fitted-prior fpc$s --set seed=$s \
+    --set model.prior=experiments/fitted-prior/prior-oracle-train.json
+  experiments/stop-probes/counts.py --unshown "$(ls -d runs/fpc$s/evals/*/ | tail -1)"
+  experiments/stop-probes/kept.py runs/fpc$s
+done
