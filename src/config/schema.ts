@@ -186,11 +186,6 @@ export const ModelConfig = z
     /** dynamic batching in the inference worker */
     max_batch: PositiveInt.default(16),
     max_wait_ms: NonNegativeInt.default(5),
-    /**
-     * nucleus sampling while collecting: draw from the most likely candidate actions whose
-     * probabilities first reach this share (TTI's vLLM samples with top_p 0.95); 1 draws from all
-     */
-    top_p: z.number().gt(0).lte(1).default(1),
     /** global gradient-norm clip (TTI's max_grad_norm is 0.01 for a 12B model; ours is tiny) */
     clip_norm: z.number().positive().default(1.0),
     /**
@@ -199,13 +194,6 @@ export const ModelConfig = z
      * (docs/model.md, "Learning from a few successes online"); 0 turns it off
      */
     score_penalty: z.number().nonnegative().default(0.1),
-    /**
-     * word dropout in the online learner (encode.ts dropTokens; `tti-run pretrain --word-dropout`
-     * is its pretraining twin): each page and task token is hidden with this probability, so a
-     * few kept trajectories teach the exact-match facts that carry to other instances rather than
-     * the words of the ones kept; 0 turns it off
-     */
-    word_dropout: z.number().min(0).max(0.9).default(0),
     /** how many checkpoints the learner keeps */
     keep_checkpoints: PositiveInt.default(3),
     /**
@@ -396,13 +384,6 @@ export const Config = z
     eval_tasks: NonNegativeInt.default(60),
     /** how that subset is drawn: uniformly, or the same number from every template (WebArena-Lite's way) */
     eval_sampling: z.enum(['uniform', 'per_template']).default('uniform'),
-    /**
-     * how collection draws training tasks: uniformly with replacement (TTI), or by learnability
-     * (DigiRL's curriculum): a task group (its template, else the task) ∝ p(1−p) of its success rate
-     * so far, so tasks solved about half the time are drawn most (src/curriculum/learnability.ts);
-     * or unsolved first: a group ∝ 1 − p of its recent success rate (src/curriculum/unsolved.ts)
-     */
-    task_sampling: z.enum(['uniform', 'learnability', 'unsolved']).default('uniform'),
     /** test-time re-check while collecting: answers before the min_try-th are not final */
     min_try: PositiveInt.default(1),
     /** the same, for eval episodes */
@@ -435,14 +416,6 @@ export const Config = z
         error: 'expected a temperature ≥ 0, or a list of them (one per iteration)',
       })
       .default(1.0),
-    /**
-     * factors the collection's episodes take in turn (episode k: temperature × spread[k mod n]);
-     * [1] samples every episode at the iteration's temperature, as TTI does
-     */
-    temperature_spread: z
-      .array(z.number().positive(), { error: 'expected a list of factors > 0, e.g. [1, 0.5]' })
-      .min(1)
-      .default([1]),
     /** external WebArena host (TTI's key); null runs the embedded MiniArena */
     webarena_host: z.string().nullable().default(null),
     tasks: TasksConfig,

@@ -1,8 +1,7 @@
 // TTI's outer loop, read top to bottom (TTI's scripts/webarena_train.sh + onpolicy_train_loop.py):
 //
 //   for each iteration i:
-//     1. collect: `rollout_size` training tasks, drawn uniformly with replacement (or by
-//        learnability or unsolved first, `task_sampling`, src/curriculum), run at the
+//     1. collect: `rollout_size` training tasks, drawn uniformly with replacement, run at the
 //        curriculum's horizon h_i with the sampling policy; every trajectory goes to replay, which
 //        keeps the successful ones (reward 1, answer not N/A) durably before the episode counts.
 //     2. train:   the learner draws up to `actor_trajectories` kept trajectories (recency + site
@@ -15,18 +14,11 @@
 
 import type { Config } from '../../config/index.js';
 import {
-  decayOutcomes,
-  drawByGroupWeight,
-  episodeTemperature,
   evalSubset,
   finalTemperature,
-  type GroupRecords,
   horizonAt,
-  learnability,
-  recordOutcomes,
   type TaskRef,
   temperatureAt,
-  unsolvedWeight,
 } from '../../curriculum/index.js';
 import type { Logger } from '../../log/index.js';
 import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.js';
@@ -45,8 +37,6 @@ export interface LoopState {
   horizon: number;
   randomState: number;
   totals: { envSteps: number; episodes: number; successes: number; seen: number; kept: number };
-  /** collection outcomes per task group, for `task_sampling: learnability` */
-  groups?: GroupRecords;
 }
 
 export interface MetricsRow {
@@ -162,7 +152,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     greedy: mode === 'eval',
     temperature:
       mode === 'collect'
-        ? episodeTemperature(config.temperature, config.temperature_spread, iteration, index)
+        ? temperatureAt(config.temperature, iteration)
         : finalTemperature(config.temperature),
     toReplay: mode === 'collect',
   });
@@ -180,24 +170,12 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       `iteration ${iteration}: collecting ${config.rollout_size} episodes at horizon ${horizon}` +
         (typeof config.temperature === 'number'
           ? ''
-          : `, temperature ${temperatureAt(config.temperature, iteration)}`) +
-        (config.temperature_spread.length > 1 ? ` × [${config.temperature_spread.join(', ')}] in turn` : ''),
+          : `, temperature ${temperatureAt(config.temperature, iteration)}`),
     );
-    const groupOf = (t: TaskRef) => templateIn(deps.labels, t) ?? `${t.file}#${t.id}`;
-    const weigh = config.task_sampling === 'learnability' ? learnability : unsolvedWeight;
-    const draws =
-      config.task_sampling === 'uniform'
-        ? Array.from(
-            { length: config.rollout_size },
-            () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
-          )
-        : drawByGroupWeight(
-            deps.trainTasks,
-            groupOf,
-            (g) => weigh(state.groups?.[g]),
-            config.rollout_size,
-            random.next,
-          );
+    const draws = Array.from(
+      { length: config.rollout_size },
+      () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
+    );
     const collected = await runPhase(draws.map((t, i) => spec(t, iteration, 'collect', i)));
     if (collected === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
@@ -210,14 +188,6 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     state.totals.successes += successes;
     state.totals.seen += collected.length;
     state.totals.kept += kept;
-    if (config.task_sampling !== 'uniform') {
-      state.groups ??= {};
-      if (config.task_sampling === 'unsolved') decayOutcomes(state.groups);
-      recordOutcomes(
-        state.groups,
-        collected.map((r) => ({ group: groupOf({ file: r.taskFile, id: r.taskId }), success: r.reward > 0 })),
-      );
-    }
 
     // 2. train
     deps.onPhase('train', iteration, horizon);
