@@ -22,7 +22,7 @@ const RunStateFile = z.object({
   horizon: z.number().int().positive(),
   randomState: z.number().optional(),
   totals: Totals.optional(),
-  groups: z.record(z.string(), z.object({ attempts: z.number(), successes: z.number() })).optional(),
+  // `groups` (task sampling by group, removed in issue 52) may still be in an old run's file: stripped
 });
 
 export function readLoopState(runDir: RunDir, config: Config, resume: boolean, log: Logger): LoopState {
@@ -48,7 +48,6 @@ export function readLoopState(runDir: RunDir, config: Config, resume: boolean, l
     horizon: s.horizon,
     randomState: s.randomState ?? fresh.randomState,
     totals: s.totals ?? fresh.totals,
-    ...(s.groups ? { groups: s.groups } : {}),
   };
 }
 
