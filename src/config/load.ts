@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { z } from 'zod';
 import { projectRoot } from '../util/index.js';
+import { BEFORE_REMOVAL, dropRemovedKeys } from './removed.js';
 import { Config } from './schema.js';
 
 export class ConfigError extends Error {
@@ -58,9 +59,16 @@ export function applyOverrides(tree: Tree, overrides: readonly string[]): Tree {
 
 /** Validates a config tree; `source` names where it came from in errors. */
 export function resolveConfig(tree: unknown, source: string): Config {
-  const parsed = Config.safeParse(tree ?? {});
+  const { tree: kept, problems: removed } = isTree(tree) ? dropRemovedKeys(tree) : { tree, problems: [] };
+  if (removed.length > 0)
+    throw new ConfigError(
+      `config ${source} sets keys tti no longer has:\n${removed.map((p) => `  - ${p}`).join('\n')}\n` +
+        `A run directory written before they went cannot resume as it ran: resume it with tti at ${BEFORE_REMOVAL} ` +
+        '(git history), or delete these keys from its config.yaml to go on without them.',
+    );
+  const parsed = Config.safeParse(kept ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `  - ${describeIssue(issue, tree)}`);
+  const problems = parsed.error.issues.map((issue) => `  - ${describeIssue(issue, kept)}`);
   throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
 }
 
