@@ -7,6 +7,7 @@ import { hideBin } from 'yargs/helpers';
 import { arenaCommand } from './commands/arena.js';
 import { attachCommand } from './commands/attach.js';
 import { chaosCommand } from './commands/chaos.js';
+import { configCommand } from './commands/config.js';
 import { credentialsCommand } from './commands/credentials.js';
 import { evalCommand } from './commands/eval.js';
 import { exportSftCommand } from './commands/export-sft.js';
@@ -33,6 +34,7 @@ await yargs(hideBin(process.argv))
   .command(reportCommand)
   .command(exportSftCommand)
   .command(evalCommand)
+  .command(configCommand)
   .command(statusCommand)
   .command(attachCommand)
   .command(stopCommand)

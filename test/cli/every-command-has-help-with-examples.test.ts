@@ -13,6 +13,7 @@ const COMMANDS = [
   ['report'],
   ['export-sft'],
   ['eval'],
+  ['config'],
   ['status'],
   ['attach'],
   ['stop'],
