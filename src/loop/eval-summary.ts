@@ -1,11 +1,11 @@
 // Success rates by tier and by template, as `tti-run eval --json` prints them and metrics.jsonl
 // keeps them. A task's tier and template come from its file (src/envs/tasks/labels.ts); a task
 // without them counts under tier "none" and template "unknown".
-import { labelKey, type TaskLabels } from '../../envs/without-browser.js';
-import type { EpisodeResultMessage } from '../../protocol/index.js';
+import { labelKey, type TaskLabels } from '../envs/without-browser.js';
+import type { EpisodeOutcome } from './episode.js';
 
-export type { TaskLabel, TaskLabels } from '../../envs/without-browser.js';
-export { labelKey, readTaskLabels, templateIn } from '../../envs/without-browser.js';
+export type { TaskLabel, TaskLabels } from '../envs/without-browser.js';
+export { labelKey, readTaskLabels, templateIn } from '../envs/without-browser.js';
 
 export interface Rate {
   episodes: number;
@@ -29,7 +29,7 @@ function rate(episodes: number, successes: number): Rate {
   return { episodes, successes, success: episodes > 0 ? successes / episodes : 0 };
 }
 
-export function summarizeEpisodes(results: readonly EpisodeResultMessage[], labels: TaskLabels): EvalSummary {
+export function summarizeEpisodes(results: readonly EpisodeOutcome[], labels: TaskLabels): EvalSummary {
   const tiers = new Map<string, [number, number]>();
   const templates = new Map<string, [number, number]>();
   const add = (map: Map<string, [number, number]>, key: string, success: boolean) => {

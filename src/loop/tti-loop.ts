@@ -1,103 +1,43 @@
 // TTI's outer loop, read top to bottom (TTI's scripts/webarena_train.sh + onpolicy_train_loop.py):
 //
 //   for each iteration i:
-//     1. collect: `rollout_size` training tasks, drawn uniformly with replacement (or by
-//        learnability or unsolved first, `task_sampling`, src/curriculum), run at the
-//        curriculum's horizon h_i with the sampling policy; every trajectory goes to replay, which
-//        keeps the successful ones (reward 1, answer not N/A) durably before the episode counts.
-//     2. train:   the learner draws up to `actor_trajectories` kept trajectories (recency + site
-//        balance), runs filtered BC, checkpoints, and publishes policy version i; inference swaps
-//        it in between batches.
-//     3. eval:    every `eval_every` iterations, a fixed subset of the test split at the test
-//        horizon with `eval_min_try`, acting greedily.
-//     4. one row of metrics.jsonl, then the run state (iteration, RNG, counters) is saved, so a
-//        resumed run starts at i+1 with the same task stream.
-
-import type { Config } from '../../config/index.js';
+//     1. draw:    `rollout_size` training tasks, uniformly with replacement (or by learnability or
+//                 unsolved first, `task_sampling`, src/curriculum);
+//     2. collect: run them at the curriculum's horizon h_i with the sampling policy; every
+//                 trajectory goes to replay, which keeps (filters) the successful ones (reward 1,
+//                 answer not N/A) durably before the episode counts;
+//     3. learn:   the learner trains on a sample of the kept trajectories and publishes policy
+//                 version i; the collector swaps it in before it runs another episode;
+//     4. eval:    every `eval_every` iterations and at the last, a fixed subset of the test split at
+//                 the test horizon with `eval_min_try`, acting greedily;
+//     5. record:  one row of metrics.jsonl, then the run state (iteration, RNG, counters) is saved,
+//                 so a resumed run starts at i+1 with the same task stream.
+//
+// It knows two seams, a Collector (collector.ts) and a Learner (learner.ts), and nothing of the
+// processes behind them.
+import type { Config } from '../config/index.js';
 import {
   decayOutcomes,
   drawByGroupWeight,
   episodeTemperature,
   evalSubset,
   finalTemperature,
-  type GroupRecords,
   horizonAt,
   learnability,
   recordOutcomes,
   type TaskRef,
   temperatureAt,
   unsolvedWeight,
-} from '../../curriculum/index.js';
-import type { Logger } from '../../log/index.js';
-import type { EpisodeResultMessage, TrainedMessage } from '../../protocol/index.js';
-import { mixSeeds, SeededRandom } from '../../util/index.js';
-import type { EpisodeQueue, EpisodeSpec } from './episode-queue.js';
-import { type EvalSummary, summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
-import { type CollectSearchSummary, summarizeSearches } from './search-summary.js';
-
-export type Phase = 'starting' | 'collect' | 'train' | 'eval' | 'done';
-
-/** What survives a supervisor restart (state.json). */
-export interface LoopState {
-  /** the last completed iteration */
-  iteration: number;
-  policyVersion: number;
-  horizon: number;
-  randomState: number;
-  totals: { envSteps: number; episodes: number; successes: number; seen: number; kept: number };
-  /** collection outcomes per task group, for `task_sampling: learnability` */
-  groups?: GroupRecords;
-}
-
-export interface MetricsRow {
-  iteration: number;
-  horizon: number;
-  /** the collection's sampling temperature */
-  temperature: number;
-  policyVersion: number;
-  envSteps: number;
-  totalEnvSteps: number;
-  train: {
-    episodes: number;
-    success: number;
-    meanSteps: number;
-    kept: number;
-    /** collect.search: what the iteration's searches did (absent when none searched) */
-    search?: CollectSearchSummary;
-  };
-  eval: (EvalSummary & { horizon: number; minTry: number }) | null;
-  replay: { seen: number; kept: number };
-  learner: {
-    loss: number | null;
-    trajectories: number;
-    samples: number;
-    skipped: number;
-    samplesPerSec: number | null;
-    durationMs: number;
-  } | null;
-  envStepsPerSec: number;
-  learnerSamplesPerSec: number | null;
-  restarts: number;
-  requeued: number;
-  wallMs: number;
-  at: string;
-  /** a chat policy's tokens this iteration (collection and eval episodes); absent for tfjs */
-  tokens?: { prompt: number; completion: number; episodes: number; perEpisode: number };
-}
-
-/** Sums the token usage episodes reported; undefined when none did (a tfjs policy). */
-export function tokenTotals(results: readonly EpisodeResultMessage[]): MetricsRow['tokens'] {
-  const withUsage = results.filter((r) => r.usage !== undefined);
-  if (withUsage.length === 0) return undefined;
-  const prompt = withUsage.reduce((n, r) => n + (r.usage?.promptTokens ?? 0), 0);
-  const completion = withUsage.reduce((n, r) => n + (r.usage?.completionTokens ?? 0), 0);
-  return {
-    prompt,
-    completion,
-    episodes: withUsage.length,
-    perEpisode: (prompt + completion) / withUsage.length,
-  };
-}
+} from '../curriculum/index.js';
+import type { Logger } from '../log/index.js';
+import { mixSeeds, SeededRandom } from '../util/index.js';
+import type { Collector, CollectRequest } from './collector.js';
+import type { EpisodeOutcome, EpisodeSpec } from './episode.js';
+import { summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
+import type { Learner } from './learner.js';
+import type { LoopState, Phase } from './loop-state.js';
+import { type MetricsRow, tokenTotals } from './metrics-row.js';
+import { summarizeSearches } from './search-summary.js';
 
 export interface LoopDeps {
   config: Config;
@@ -106,13 +46,12 @@ export interface LoopDeps {
   trainTasks: readonly TaskRef[];
   testTasks: readonly TaskRef[];
   labels: TaskLabels;
-  queue: EpisodeQueue;
-  /** sends `train` to the learner and resolves with its answer (null: no learner in this run) */
-  train(iteration: number, policyVersion: number): Promise<TrainedMessage | null>;
-  /** resolves once every inference worker serves at least this version (or gives up, with a warning) */
-  awaitInferenceVersion(policyVersion: number): Promise<void>;
+  collector: Collector;
+  learner: Learner;
+  /** worker restarts so far, for the metrics row */
   restarts(): Promise<number>;
   onPhase(phase: Phase, iteration: number, horizon: number): void;
+  /** checkpoints the run's state after a completed iteration */
   saveState(state: LoopState): void;
   appendMetrics(row: MetricsRow): void;
   /** resolves when the run is asked to stop; the loop then returns at the next await */
@@ -120,20 +59,10 @@ export interface LoopDeps {
   event(kind: string, message: string): void;
 }
 
-export function freshLoopState(config: Config): LoopState {
-  return {
-    iteration: 0,
-    policyVersion: 0,
-    horizon: horizonAt({ kind: 'list', horizons: config.horizon_schedule }, 1),
-    randomState: new SeededRandom(config.seed).state,
-    totals: { envSteps: 0, episodes: 0, successes: 0, seen: 0, kept: 0 },
-  };
-}
-
 const STOPPED = Symbol('stopped');
 
 export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'completed' | 'stopped'> {
-  const { config, log, queue } = deps;
+  const { config, log, collector, learner } = deps;
   const state: LoopState = structuredClone(initial);
   const random = new SeededRandom(config.seed);
   random.state = state.randomState;
@@ -141,12 +70,9 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
   const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed, config.eval_sampling, (t) =>
     templateIn(deps.labels, t),
   );
+  const groupOf = (t: TaskRef) => templateIn(deps.labels, t) ?? `${t.file}#${t.id}`;
   const untilStopped = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
     Promise.race([p, deps.stopped.then((): typeof STOPPED => STOPPED)]);
-
-  const runPhase = async (specs: EpisodeSpec[]): Promise<EpisodeResultMessage[] | typeof STOPPED> =>
-    untilStopped(deps.queue.run(specs));
-
   const spec = (task: TaskRef, iteration: number, mode: 'collect' | 'eval', index: number): EpisodeSpec => ({
     // Numbered and seeded by the episode's place in its phase, not by a run-wide counter (which a
     // resume restarts), so a resumed run samples and orders its episodes (replay's episode order)
@@ -167,13 +93,44 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     toReplay: mode === 'collect',
   });
 
+  // A phase's episodes run under the newest policy version the loop has published.
+  const runPhase = (
+    phase: CollectRequest['phase'],
+    iteration: number,
+    tasks: readonly TaskRef[],
+  ): Promise<EpisodeOutcome[] | typeof STOPPED> =>
+    untilStopped(
+      collector.collect({
+        phase,
+        iteration,
+        policyVersion: state.policyVersion,
+        episodes: tasks.map((t, i) => spec(t, iteration, phase, i)),
+      }),
+    );
+
+  const drawTasks = (): TaskRef[] => {
+    if (config.task_sampling === 'uniform')
+      return Array.from(
+        { length: config.rollout_size },
+        () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
+      );
+    const weigh = config.task_sampling === 'learnability' ? learnability : unsolvedWeight;
+    return drawByGroupWeight(
+      deps.trainTasks,
+      groupOf,
+      (g) => weigh(state.groups?.[g]),
+      config.rollout_size,
+      random.next,
+    );
+  };
+
   for (let iteration = state.iteration + 1; iteration <= config.iterations; iteration++) {
     const started = Date.now();
-    const requeuedBefore = queue.requeued;
+    const requeuedBefore = collector.requeued;
     const horizon = horizonAt(schedule, iteration);
     state.horizon = horizon;
 
-    // 1. collect
+    // 1. draw
     deps.onPhase('collect', iteration, horizon);
     deps.event(
       'collect',
@@ -183,22 +140,10 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
           : `, temperature ${temperatureAt(config.temperature, iteration)}`) +
         (config.temperature_spread.length > 1 ? ` × [${config.temperature_spread.join(', ')}] in turn` : ''),
     );
-    const groupOf = (t: TaskRef) => templateIn(deps.labels, t) ?? `${t.file}#${t.id}`;
-    const weigh = config.task_sampling === 'learnability' ? learnability : unsolvedWeight;
-    const draws =
-      config.task_sampling === 'uniform'
-        ? Array.from(
-            { length: config.rollout_size },
-            () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
-          )
-        : drawByGroupWeight(
-            deps.trainTasks,
-            groupOf,
-            (g) => weigh(state.groups?.[g]),
-            config.rollout_size,
-            random.next,
-          );
-    const collected = await runPhase(draws.map((t, i) => spec(t, iteration, 'collect', i)));
+    const draws = drawTasks();
+
+    // 2. collect (replay filters: `kept`)
+    const collected = await runPhase('collect', iteration, draws);
     if (collected === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
     const envSteps = collected.reduce((n, r) => n + r.steps, 0);
@@ -219,23 +164,23 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       );
     }
 
-    // 2. train
+    // 3. learn, then publish: the next episodes run under the new version
     deps.onPhase('train', iteration, horizon);
-    const trained = await untilStopped(deps.train(iteration, state.policyVersion + 1));
+    const trained = await untilStopped(learner.train(iteration, state.policyVersion + 1));
     if (trained === STOPPED) return 'stopped';
     if (trained !== null && trained.policyVersion > state.policyVersion) {
       state.policyVersion = trained.policyVersion;
-      const swapped = await untilStopped(deps.awaitInferenceVersion(state.policyVersion));
+      const swapped = await untilStopped(collector.awaitPolicy(state.policyVersion));
       if (swapped === STOPPED) return 'stopped';
     }
 
-    // 3. eval
+    // 4. eval
     let evalRow: MetricsRow['eval'] = null;
-    let evaluatedResults: EpisodeResultMessage[] = [];
+    let evaluatedResults: EpisodeOutcome[] = [];
     if (iteration % config.eval_every === 0 || iteration === config.iterations) {
       deps.onPhase('eval', iteration, config.eval_horizon);
       deps.event('eval', `iteration ${iteration}: eval on ${evalTasks.length} test tasks`);
-      const evaluated = await runPhase(evalTasks.map((t, i) => spec(t, iteration, 'eval', i)));
+      const evaluated = await runPhase('eval', iteration, evalTasks);
       if (evaluated === STOPPED) return 'stopped';
       evaluatedResults = evaluated;
       state.totals.episodes += evaluated.length;
@@ -247,7 +192,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       };
     }
 
-    // 4. record
+    // 5. record: the metrics row, then the checkpoint of the run's state
     const wallMs = Date.now() - started;
     const row: MetricsRow = {
       iteration,
@@ -279,7 +224,7 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
       envStepsPerSec: collectMs > 0 ? envSteps / (collectMs / 1000) : 0,
       learnerSamplesPerSec: trained?.samplesPerSec ?? null,
       restarts: await deps.restarts(),
-      requeued: queue.requeued - requeuedBefore,
+      requeued: collector.requeued - requeuedBefore,
       wallMs,
       at: new Date().toISOString(),
     };
@@ -303,30 +248,4 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
   }
   deps.onPhase('done', state.iteration, state.horizon);
   return 'completed';
-}
-
-/** One eval pass (`tti-run eval`): every given task once, greedily, then a summary. */
-export async function runEvalOnly(
-  deps: Pick<LoopDeps, 'queue' | 'labels' | 'onPhase' | 'stopped' | 'runId'>,
-  tasks: readonly TaskRef[],
-  options: { horizon: number; minTry: number; split: 'train' | 'test'; temperature: number },
-): Promise<(EvalSummary & { results: EpisodeResultMessage[] }) | null> {
-  deps.onPhase('eval', 0, options.horizon);
-  const specs: EpisodeSpec[] = tasks.map((task, i) => ({
-    episodeId: `${deps.runId}-eval-${i + 1}`,
-    taskFile: task.file,
-    taskId: task.id,
-    horizon: options.horizon,
-    minTry: options.minTry,
-    split: options.split,
-    iteration: 0,
-    greedy: true,
-    temperature: options.temperature,
-    seed: mixSeeds(0, i + 1),
-    toReplay: false,
-  }));
-  const results = await Promise.race([deps.queue.run(specs), deps.stopped.then(() => null)]);
-  if (results === null) return null;
-  deps.onPhase('done', 0, options.horizon);
-  return { ...summarizeEpisodes(results, deps.labels), results };
 }

@@ -1,6 +1,6 @@
 // What an iteration's collection searches did (collect.search: branch), for its metrics row: how
 // often a success came after dead ends is how much an exploratory keep can add to what is kept.
-import type { EpisodeResultMessage } from '../../protocol/index.js';
+import type { EpisodeOutcome } from './episode.js';
 
 export interface CollectSearchSummary {
   searches: number;
@@ -13,7 +13,7 @@ export interface CollectSearchSummary {
 }
 
 /** What a collection's searches did, from the episodes' results; null when none searched. */
-export function summarizeSearches(results: readonly EpisodeResultMessage[]): CollectSearchSummary | null {
+export function summarizeSearches(results: readonly EpisodeOutcome[]): CollectSearchSummary | null {
   const searched = results.filter((r) => r.search !== undefined);
   if (searched.length === 0) return null;
   const won = searched.filter((r) => r.reward > 0);
