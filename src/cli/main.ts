@@ -11,7 +11,6 @@ import { configCommand } from './commands/config.js';
 import { credentialsCommand } from './commands/credentials.js';
 import { evalCommand } from './commands/eval.js';
 import { exportSftCommand } from './commands/export-sft.js';
-import { horizonAblationCommand } from './commands/horizon-ablation.js';
 import { injectCommand } from './commands/inject.js';
 import { plotCommand } from './commands/plot.js';
 import { pretrainCommand } from './commands/pretrain.js';
@@ -28,7 +27,6 @@ await yargs(hideBin(process.argv))
   .usage('$0 <command> [options]\n\nTrain and evaluate web agents by scaling test-time interaction (TTI).')
   .command(trainCommand)
   .command(pretrainCommand)
-  .command(horizonAblationCommand)
   .command(plotCommand)
   .command(viewCommand)
   .command(reportCommand)

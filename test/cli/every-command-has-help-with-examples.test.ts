@@ -7,7 +7,6 @@ import { type CliResult, runCli } from '../helpers/run-fixture.js';
 const COMMANDS = [
   ['train'],
   ['pretrain'],
-  ['experiment'],
   ['plot'],
   ['view'],
   ['report'],

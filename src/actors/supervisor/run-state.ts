@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
+import { freshLoopState, type LoopState } from '../../loop/index.js';
 import { type RunDir, writeFileAtomic } from '../../run/index.js';
 import type { RunProgress, RunView } from './run-actor.js';
-import { freshLoopState, type LoopState } from './tti-loop.js';
 
 const Totals = z.object({
   envSteps: z.number(),
