@@ -66,9 +66,9 @@ test('a log rewritten shorter under the reader is read again from the start', ()
   assert.deepEqual(ids(polled.trajectories), ['d']);
 });
 
-/** Byte offset where record `index` (0-based) starts. */
+/** Byte offset where record `index` (0-based) starts (a 16-byte header: magic, length, two checksums). */
 function sizeBefore(log: Buffer, index: number): number {
   let offset = 0;
-  for (let i = 0; i < index; i++) offset += 8 + log.readUInt32LE(offset);
+  for (let i = 0; i < index; i++) offset += 16 + log.readUInt32LE(offset + 4);
   return offset;
 }

@@ -43,7 +43,14 @@ test('appended trajectories are there, in order, after reopening', () => {
   for (const id of ['a', 'b', 'c']) assert.equal(log.append(trajectory(id)), true);
   log.close();
   const { log: again, report } = ReplayLog.open(dir, 100);
-  assert.deepEqual(report, { records: 3, truncatedBytes: 0, reason: null });
+  assert.deepEqual(report, {
+    records: 3,
+    badRanges: 0,
+    badBytes: 0,
+    reasons: [],
+    sideFile: null,
+    migrated: false,
+  });
   assert.deepEqual(
     again.trajectories().map((t) => t.episodeId),
     ['a', 'b', 'c'],
@@ -61,12 +68,14 @@ test('a torn last record is cut on reopen; the records before it and later appen
   truncateSync(file, statSync(file).size - 5);
   const { log: reopened, report } = ReplayLog.open(dir, 100);
   assert.equal(report.records, 2);
-  assert.ok(report.truncatedBytes > 0);
-  assert.match(report.reason ?? '', /cut short/);
+  assert.equal(report.badRanges, 1);
+  assert.ok(report.badBytes > 0);
+  assert.match(report.reasons[0] ?? '', /cut short/);
+  assert.equal(report.sideFile, `${file}.bad`, 'the torn bytes are kept aside');
   assert.equal(reopened.append(trajectory('d')), true);
   reopened.close();
   const { log: last, report: lastReport } = ReplayLog.open(dir, 100);
-  assert.equal(lastReport.truncatedBytes, 0);
+  assert.equal(lastReport.badRanges, 0);
   assert.deepEqual(
     last.trajectories().map((t) => t.episodeId),
     ['a', 'b', 'd'],
@@ -74,7 +83,7 @@ test('a torn last record is cut on reopen; the records before it and later appen
   last.close();
 });
 
-test('a corrupted record fails its checksum and the log is cut there', () => {
+test('a corrupted record fails its checksum and only its own bytes are lost', () => {
   const dir = freshDir();
   const { log } = ReplayLog.open(dir, 100);
   for (const id of ['a', 'b', 'c']) log.append(trajectory(id));
@@ -88,9 +97,9 @@ test('a corrupted record fails its checksum and the log is cut there', () => {
   const { log: reopened, report } = ReplayLog.open(dir, 100);
   assert.deepEqual(
     reopened.trajectories().map((t) => t.episodeId),
-    ['a'],
+    ['a', 'c'],
   );
-  assert.match(report.reason ?? '', /checksum/);
+  assert.match(report.reasons[0] ?? '', /checksum/);
   reopened.close();
 });
 
@@ -106,7 +115,7 @@ test('an episode is kept once, even when it arrives twice or after a reopen', ()
   again.close();
 });
 
-test('over capacity the oldest go; compaction keeps exactly what is kept', () => {
+test('over capacity the oldest go; compaction keeps exactly what is kept', async () => {
   const dir = freshDir();
   const { log } = ReplayLog.open(dir, 3);
   for (const id of ['a', 'b', 'c', 'd', 'e']) log.append(trajectory(id));
@@ -114,11 +123,11 @@ test('over capacity the oldest go; compaction keeps exactly what is kept', () =>
     log.trajectories().map((t) => t.episodeId),
     ['c', 'd', 'e'],
   );
-  log.compact();
+  await log.compact();
   log.append(trajectory('f'));
   log.close();
   const { log: again, report } = ReplayLog.open(dir, 3);
-  assert.equal(report.records, 4);
+  assert.equal(report.records, 4, 'the compacted log holds c, d, e and then f');
   assert.deepEqual(
     again.trajectories().map((t) => t.episodeId),
     ['d', 'e', 'f'],

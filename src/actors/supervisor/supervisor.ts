@@ -106,12 +106,29 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     remote.admit,
     (message) => speakers.speaks(message, 'control'),
   );
+  // A worker that cannot write (replay on a full disk) says why in its `paused` label: no episode
+  // is handed out until it can again (task-loop.ts), and status shows the label.
+  let pausedWhy: string | null = null;
+  const pauseWatch = setInterval(() => {
+    void workers.snapshots().then(
+      (all) => {
+        const why = all.map((w) => w.labels.paused).find((p) => p !== undefined) ?? null;
+        if (why !== null && pausedWhy === null) log.warn(`collection paused: ${why}`);
+        if (why === null && pausedWhy !== null) log.info(`collection goes on (${pausedWhy} is over)`);
+        if (why !== pausedWhy) publish(why === null ? 'resumed' : 'paused', why ?? `${pausedWhy} is over`);
+        pausedWhy = why;
+      },
+      () => undefined,
+    );
+  }, 500);
+  pauseWatch.unref();
   const taskLoop = new TaskLoop(sockets.tasks, queue, {
     totals: state.loop.totals,
     episodeTimeoutMs: config.env.episode_timeout_ms,
     log,
     publish,
     speaks: (message) => speakers.speaks(message, 'tasks'),
+    paused: () => pausedWhy,
   });
   const remoteStatus = remote.status();
   const statusLoop = new StatusLoop(
@@ -171,6 +188,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       await query(runActor, (replyTo: Ref<RunView>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS);
       for (const channel of Object.values(sockets)) channel.close();
       remote.close();
+      clearInterval(pauseWatch);
       relay?.close();
       gate?.close();
       stopSystem(system);

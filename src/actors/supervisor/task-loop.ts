@@ -22,6 +22,8 @@ export interface TaskLoopOptions {
   staleCheckMs?: number;
   /** whether a message's key may speak for its worker id (src/run/speaker-check.ts); false: dropped */
   speaks?: (message: SpeakerClaim) => boolean;
+  /** why collection is paused (a worker cannot write: a full disk), null when it is not */
+  paused?: () => string | null;
 }
 
 export class TaskLoop {
@@ -99,10 +101,16 @@ export class TaskLoop {
       await ack(message.episodeId);
       return;
     }
-    const spec = this.stopping ? null : this.queue.next(message.workerId);
+    // Paused (a full disk): no new episode until the worker that could not write can again.
+    const paused = this.o.paused?.() ?? null;
+    const spec = this.stopping || paused !== null ? null : this.queue.next(message.workerId);
     if (spec === null) {
       await this.tasks
-        .sendTo(peer, { type: 'no_task', requestId: message.requestId, retryAfterMs: 200 })
+        .sendTo(peer, {
+          type: 'no_task',
+          requestId: message.requestId,
+          retryAfterMs: paused === null ? 200 : 1000,
+        })
         .catch(() => undefined);
       return;
     }
