@@ -47,6 +47,8 @@ export function renderRun(
       `   episodes ${snapshot.episodes.done} (${snapshot.episodes.success} successful)` +
       `   replay ${snapshot.replay.kept} kept of ${snapshot.replay.seen}`,
   );
+  // A full disk pauses collection until space returns: say why.
+  if (snapshot.paused) lines.push(`paused    ${snapshot.paused}`);
   // A chat policy's served model and the tokens it has used (summed over inference workers).
   const chat = snapshot.workers.filter((w) => w.role === 'inference' && w.labels.model !== undefined);
   if (chat.length > 0) {

@@ -2,7 +2,9 @@
 // ...) and a manifest with each file's size and sha256. A checkpoint is written into a temporary
 // folder, every file fsynced, then renamed into place, so a crash leaves either the whole
 // checkpoint or none. Loading verifies the manifest; a corrupted latest checkpoint is skipped (and
-// reported) in favour of the one before. The newest `keep` are kept.
+// reported) in favour of the one before; saving that version again moves the corrupted folder aside
+// (`corrupt-v…`) rather than refusing, so a learner that fell back can go on. A save that cannot be
+// written (a full disk) leaves nothing behind and throws. The newest `keep` are kept.
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -14,10 +16,10 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { fsyncDir, writeAll } from '../util/index.js';
 
 export const Manifest = z.object({
   policyVersion: z.number().int().nonnegative(),
@@ -42,17 +44,7 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 function writeSynced(file: string, data: Buffer | string): void {
   const fd = openSync(file, 'w');
   try {
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data, 0);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -84,9 +76,34 @@ export class CheckpointStore {
 
   save(policyVersion: number, files: ReadonlyMap<string, Buffer>, counters: Record<string, number>): string {
     const final = path.join(this.dir, folderOf(policyVersion));
-    if (existsSync(final)) throw new Error(`checkpoint for policy version ${policyVersion} already exists`);
+    if (existsSync(final)) {
+      // A corrupted one (what a fallback skipped) goes aside, kept for a look; a sound one stays.
+      if (typeof this.verify(policyVersion) !== 'string')
+        throw new Error(`checkpoint for policy version ${policyVersion} already exists`);
+      renameSync(final, path.join(this.dir, `corrupt-${folderOf(policyVersion)}-${Date.now()}`));
+      fsyncDir(this.dir);
+    }
     const temp = path.join(this.dir, `.tmp-${folderOf(policyVersion)}-${process.pid}`);
     rmSync(temp, { recursive: true, force: true });
+    try {
+      this.writeFolder(temp, policyVersion, files, counters);
+    } catch (error) {
+      // A half-written folder would only hold space a full disk needs back.
+      rmSync(temp, { recursive: true, force: true });
+      throw error;
+    }
+    renameSync(temp, final);
+    fsyncDir(this.dir);
+    this.prune();
+    return final;
+  }
+
+  private writeFolder(
+    temp: string,
+    policyVersion: number,
+    files: ReadonlyMap<string, Buffer>,
+    counters: Record<string, number>,
+  ): void {
     mkdirSync(temp);
     const entries: Manifest['files'] = [];
     for (const [name, data] of files) {
@@ -104,10 +121,6 @@ export class CheckpointStore {
     };
     writeSynced(path.join(temp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     fsyncDir(temp);
-    renameSync(temp, final);
-    fsyncDir(this.dir);
-    this.prune();
-    return final;
   }
 
   /** The newest checkpoint that verifies, or null when none does. */

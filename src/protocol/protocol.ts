@@ -581,6 +581,8 @@ export const StatusSnapshot = z.object({
   episodes: z.object({ done: Count, success: Count }),
   /** the TensorFlow.js backend the policy runs on (null before inference reports it) */
   backend: z.string().nullable(),
+  /** why collection is paused ("replay: disk full at …"); null or absent when it is not */
+  paused: z.string().nullable().optional(),
   /** a run that listens for remote workers: how many are expected, and refused handshakes (ZAP) */
   remote: z
     .object({

@@ -1,10 +1,20 @@
 // The run directory: where a run keeps its config, token, sockets, logs and state. Files a crash
-// could tear are written to a temp name, fsynced and renamed.
+// could tear are written to a temp name, fsynced and renamed, and the folder fsynced after.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Endpoints } from '../protocol/index.js';
+import { fsyncDir, writeAll } from '../util/index.js';
 
 export class RunDir {
   readonly root: string;
@@ -30,7 +40,12 @@ export class RunDir {
     return path.join(this.root, 'sock');
   }
   create(): void {
-    for (const dir of [this.root, this.logs, this.sockets]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.root, this.logs, this.sockets]) {
+      if (existsSync(dir)) continue;
+      mkdirSync(dir, { recursive: true });
+      // A created folder survives a crash once its parent is fsynced.
+      fsyncDir(path.dirname(dir));
+    }
   }
 }
 
@@ -38,13 +53,17 @@ export function writeFileAtomic(file: string, data: string | Buffer, mode = 0o64
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w', mode);
   try {
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeSync(fd, data);
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data, 0);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    // A full disk: the old file stays whole, and the half-written temp must not hold the space.
+    rmSync(temp, { force: true });
+    throw error;
   }
+  closeSync(fd);
   renameSync(temp, file);
+  fsyncDir(path.dirname(file));
 }
 
 /** A fresh secret for mutating commands, readable by the run's owner only (0600). */

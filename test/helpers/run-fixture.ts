@@ -74,6 +74,11 @@ export class RunFixture {
     return new RunFixture(mkdtempSync(path.join(tmpdir(), 'tti-run-')));
   }
 
+  /** A run in a given folder (one on a filesystem of the test's own, e.g. a small tmpfs). */
+  static at(runDir: string): RunFixture {
+    return new RunFixture(runDir);
+  }
+
   /** Starts a detached run and waits for every worker to register. */
   async startDetached(sets: readonly string[] = []): Promise<StatusSnapshot> {
     const args = ['train', '--config', 'configs/miniarena.yaml', '--run-dir', this.runDir, '--detach'];

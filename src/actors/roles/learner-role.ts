@@ -27,6 +27,7 @@ import {
 } from '../../model/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
+import { untilWritten } from './disk-pause.js';
 import { externalLearnerRole } from './external-learner-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import { freshPolicy, startingPolicy } from './starting-policy.js';
@@ -279,11 +280,15 @@ export const learnerRole: RoleMain = async (ctx) => {
         // Above the given checkpoint's version when the run started from one.
         policyVersion = Math.max(command.policyVersion, policyVersion + 1);
         samplesSeen += result.trained;
-        checkpoint = saveModelCheckpoint(store, policyVersion, policy, trainer, {
-          iteration: command.iteration,
-          policyVersion,
-          samplesSeen,
-        });
+        const version = policyVersion;
+        // A full disk pauses the learner here (disk-pause.ts) rather than crash-looping it.
+        checkpoint = await untilWritten(ctx, `checkpoint v${version}`, () =>
+          saveModelCheckpoint(store, version, policy, trainer, {
+            iteration: command.iteration,
+            policyVersion: version,
+            samplesSeen,
+          }),
+        );
         await publish();
       }
       lastIteration = command.iteration;

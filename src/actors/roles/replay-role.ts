@@ -113,7 +113,9 @@ export const replayRole: RoleMain = async (ctx) => {
       delete ctx.labels.paused;
       return;
     }
-    if (ctx.labels.paused === undefined) ctx.log.error(`${why}: collection pauses until it can write`);
+    // The first failure says since when; later ones while paused change nothing.
+    if (ctx.labels.paused !== undefined) return;
+    ctx.log.error(`${why}: collection pauses until it can write`);
     ctx.labels.paused = why;
   };
   /** Appends; true: durable (or already kept), false: not written, held for a retry. */

@@ -83,12 +83,13 @@ export class RunStateStore {
     this.view = { ...this.progress, state: 'starting', reason: null };
   }
 
-  /** The loop completed an iteration: its state is saved, and what status shows follows it. */
+  /**
+   * The loop completed an iteration: what status shows follows it, and the run actor's change saves
+   * it (through the supervisor's held writes: a full disk holds the save, never fails the run).
+   */
   advance(loop: LoopState): RunProgress {
     this.loop = loop;
-    const progress = { iteration: loop.iteration, policyVersion: loop.policyVersion, horizon: loop.horizon };
-    this.save({ ...this.view, ...progress });
-    return progress;
+    return { iteration: loop.iteration, policyVersion: loop.policyVersion, horizon: loop.horizon };
   }
 
   save(view: RunView): void {

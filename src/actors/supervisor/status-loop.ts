@@ -30,6 +30,8 @@ export interface StatusSources {
   tasks: Pick<TaskLoop, 'episodes' | 'replaySeen'>;
   /** trajectories replay kept over the run before this start (until replay reports its own count) */
   keptBefore(): number;
+  /** why collection is paused (a full disk), null when it is not */
+  paused?: () => string | null;
   /** a run that listens for remote workers: where, how many are expected, refusals (the workers' too) */
   remote?: (workers: readonly WorkerSnapshot[]) => NonNullable<StatusSnapshot['remote']>;
 }
@@ -90,6 +92,7 @@ export class StatusLoop {
       replay: { seen: s.tasks.replaySeen, kept: replay?.counters.kept ?? s.keptBefore() },
       episodes: s.tasks.episodes,
       backend: backendOf?.labels.backend ?? null,
+      paused: s.paused?.() ?? null,
       ...(s.remote ? { remote: s.remote(workers) } : {}),
     };
   }

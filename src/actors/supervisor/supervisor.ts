@@ -15,6 +15,7 @@ import { EpisodeQueue } from './episode-queue.js';
 import { QueueCollector } from './queue-collector.js';
 import { RemoteWorkers } from './remote-workers.js';
 import { type RunMsg, type RunView, spawnRunActor } from './run-actor.js';
+import { RunDirWrites } from './run-dir-writes.js';
 import { type RunEnd, type RunMode, runMode } from './run-mode.js';
 import { RunStateStore, readLoopState, trimMetrics } from './run-state.js';
 import { openSupervisorSockets, RunEvents } from './sockets.js';
@@ -53,6 +54,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const metricsFile = path.join(runDir.root, 'metrics.jsonl');
   if (mode.kind === 'train') trimMetrics(metricsFile, state.loop.iteration);
 
+  // A full disk holds these writes and pauses collection (run-dir-writes.ts).
+  const writes = new RunDirWrites(log);
   const system = start();
   let shutdown: Promise<RunOutcome> | null = null;
   const runActor: Ref<RunMsg> = spawnRunActor(
@@ -61,11 +64,11 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     state.progress,
     (view) => {
       const changed = view.state !== state.view.state;
-      state.save(view);
+      writes.write('state.json', true, () => state.save(view));
       if (changed) publish('run_state', `run ${view.state}${view.reason ? `: ${view.reason}` : ''}`);
     },
   );
-  state.save({ ...state.progress, state: 'starting', reason: null });
+  writes.write('state.json', true, () => state.save({ ...state.progress, state: 'starting', reason: null }));
 
   const queue = new EpisodeQueue();
   const trainer = new TrainCoordinator(() => workers.first('learner'));
@@ -112,7 +115,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const pauseWatch = setInterval(() => {
     void workers.snapshots().then(
       (all) => {
-        const why = all.map((w) => w.labels.paused).find((p) => p !== undefined) ?? null;
+        const why = all.map((w) => w.labels.paused).find((p) => p !== undefined) ?? writes.why;
         if (why !== null && pausedWhy === null) log.warn(`collection paused: ${why}`);
         if (why === null && pausedWhy !== null) log.info(`collection goes on (${pausedWhy} is over)`);
         if (why !== pausedWhy) publish(why === null ? 'resumed' : 'paused', why ?? `${pausedWhy} is over`);
@@ -145,6 +148,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       queue,
       tasks: taskLoop,
       keptBefore: () => state.loop.totals.kept,
+      paused: () => pausedWhy,
       ...(remoteStatus !== undefined ? { remote: remoteStatus } : {}),
     },
     { stop: () => void requestStop('stop requested', false), fault: (id, fault) => workers.fault(id, fault) },
@@ -189,6 +193,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       for (const channel of Object.values(sockets)) channel.close();
       remote.close();
       clearInterval(pauseWatch);
+      writes.close();
       relay?.close();
       gate?.close();
       stopSystem(system);
@@ -225,7 +230,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         dispatch(runActor, { kind: 'progress', progress });
       },
       saveState: (loop) => dispatch(runActor, { kind: 'progress', progress: state.advance(loop) }),
-      appendMetrics: (row) => appendFileSync(metricsFile, `${JSON.stringify(row)}\n`),
+      appendMetrics: (row) =>
+        writes.write('metrics.jsonl', false, () => appendFileSync(metricsFile, `${JSON.stringify(row)}\n`)),
       stopped: stopSignal,
       event: publish,
     },

@@ -2,7 +2,7 @@
 // detached once the supervisor is up.
 
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Config, ConfigError, configToYaml, loadConfig } from '../../config/index.js';
@@ -16,6 +16,7 @@ import {
   RunDir,
   readSupervisorInfo,
   selfAndAncestors,
+  writeFileAtomic,
 } from '../../run/index.js';
 import { cliEntry, defaultConfigFile } from '../../util/index.js';
 import { defineCommand, exitWith, LOG_LEVELS } from '../command.js';
@@ -84,7 +85,7 @@ async function prepareRunDir(args: TrainArgs): Promise<{ runDir: RunDir; config:
   if (config.learner.demos !== null) config.learner.demos = await checkedDemos(config.learner.demos);
   if (config.model.prior !== null) config.model.prior = await checkedPrior(config.model.prior);
   runDir.create();
-  writeFileSync(runDir.config, configToYaml(config));
+  writeFileAtomic(runDir.config, configToYaml(config));
   const token =
     args.resume && existsSync(runDir.token)
       ? readFileSync(runDir.token, 'utf8').trim()
