@@ -390,4 +390,5 @@ export class ReplayLog {
   }
 }
 
+// The reader lived here before it had a file of its own; callers that import it from here still can.
 export { ReplayLogReader, readReplayLog } from './log-reader.js';
