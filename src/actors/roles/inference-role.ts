@@ -4,6 +4,7 @@
 // chose it. A request is answered only for the env worker it names, by that worker's key
 // (src/run/speaker-check.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { policyInputOf } from '../../episode/policy-input.js';
 import {
   type EncodedObservation,
   encodedFrom,
@@ -24,7 +25,6 @@ import { SeededRandom } from '../../util/index.js';
 import { actSocket } from './act-socket.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
-import { policyInputOf } from './policy-input.js';
 import { freshPolicy, startingPolicy } from './starting-policy.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
