@@ -6,8 +6,11 @@ import { actionSignature, featuresOf, type PolicyFeatures, type TrailStep } from
 import type {
   ActionOffers,
   ActReplyMessage,
+  ActRequestMessage,
+  ChatActRequestMessage,
   SpeakerKey,
   TaskAssignmentMessage,
+  TfjsActRequestMessage,
   Observation as WireObservation,
 } from '../protocol/index.js';
 import type { Decision, Taken } from '../search/index.js';
@@ -37,7 +40,7 @@ export interface ActingWorker {
   actTimeoutMs: number;
   /** one act request, sent again until an inference worker answers; null: none did in time */
   ask(
-    request: object,
+    request: ActRequestMessage,
     matches: (reply: ActReplyMessage) => boolean,
     frames: readonly Buffer[],
   ): Promise<{ message: ActReplyMessage } | null>;
@@ -99,24 +102,7 @@ export class Acting {
     const actingAs = rollout === 0 ? assignment.episodeId : `${assignment.episodeId}~${rollout}`;
     const wire = this.wireOf(observation);
     const history = taken.map((t) => ttiActionText(t.reply));
-    const frames: Buffer[] = [];
-    const chatFields: Record<string, unknown> = {};
-    if (chatPolicy) {
-      // The newest screenshots, by step, for a chat policy's context (it keeps chat.max_images).
-      const shots = [...taken.map((t) => t.observation), observation]
-        .map((o, s) => ({ step: s, jpeg: o.screenshot }))
-        .filter((s) => s.jpeg && s.step > step - maxImages);
-      const screenshots = shots.map((s) => ({ step: s.step, frame: frames.push(s.jpeg!) - 1 }));
-      Object.assign(chatFields, { site: context.site, replies: taken.map((t) => t.reply), screenshots });
-    }
-    const trail: TrailStep[] = chatPolicy
-      ? []
-      : taken.map((t, i) => {
-          const w = this.wireOf(t.observation);
-          return { url: w.url, action: actionSignature(history[i]!, w.nodes) };
-        });
-    const request = {
-      ...chatFields,
+    const common = {
       type: 'act_request' as const,
       // inference answers only the worker a request names, by that worker's key
       workerId: this.worker.workerId,
@@ -127,13 +113,34 @@ export class Acting {
       intent: context.intent,
       observation: wire,
       history,
-      ...(chatPolicy ? {} : { trail }),
       greedy: assignment.greedy,
       temperature: assignment.temperature,
       // a search's later rollouts draw apart from its first, which is the plain episode's
       seed: rollout === 0 ? mixSeeds(assignment.seed, step) : mixSeeds(assignment.seed, step, rollout),
       offers: this.worker.offers,
     };
+    const frames: Buffer[] = [];
+    let request: TfjsActRequestMessage | ChatActRequestMessage;
+    if (chatPolicy) {
+      // The newest screenshots, by step, for a chat policy's context (it keeps chat.max_images).
+      const shots = [...taken.map((t) => t.observation), observation]
+        .map((o, s) => ({ step: s, jpeg: o.screenshot }))
+        .filter((s) => s.jpeg && s.step > step - maxImages);
+      const screenshots = shots.map((s) => ({ step: s.step, frame: frames.push(s.jpeg!) - 1 }));
+      request = {
+        ...common,
+        policy: 'chat',
+        site: context.site,
+        replies: taken.map((t) => t.reply),
+        screenshots,
+      };
+    } else {
+      const trail: TrailStep[] = taken.map((t, i) => {
+        const w = this.wireOf(t.observation);
+        return { url: w.url, action: actionSignature(history[i]!, w.nodes) };
+      });
+      request = { ...common, policy: 'tfjs', trail };
+    }
     return { request, frames };
   }
 
@@ -182,7 +189,7 @@ export class Acting {
       features = { ...features, excluded: [...new Set([...features.excluded, ...left])] };
     }
     const reply = await worker.ask(
-      features ? { ...request, features } : request,
+      features && request.policy === 'tfjs' ? { ...request, features } : request,
       (m) => m.episodeId === actingAs && m.step === step,
       frames,
     );

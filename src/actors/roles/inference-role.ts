@@ -105,7 +105,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
   const observationOf = (
     message: ActRequestMessage,
   ): { encoded: EncodedObservation; excluded: ReadonlySet<number> } => {
-    if (message.features !== undefined) {
+    if (message.policy === 'tfjs' && message.features !== undefined) {
       try {
         const decoded = encodedFrom(message.features, policy.options.buckets);
         if (ctx.counters.featuresUsed === undefined) ctx.log.info("acting on the env workers' features");
