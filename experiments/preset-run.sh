@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# One run of the quick preset, then its eval on the whole test split (294 tasks, greedy, h=30),
-# kept in a study's runs/ folder. From the repository root, after `npm run build`:
+# One run of the quick preset, then its eval on the whole test split (294 tasks, greedy, h=30).
+# From the repository root, after `npm run build`:
 #   experiments/preset-run.sh STUDY RUN [--eval-name NAME] [--eval-args "..."] [train options ...]
-# writes experiments/STUDY/runs/metrics-RUN.jsonl and eval-NAME-test-split.json (NAME: RUN).
+# trains in runs/RUN and writes runs/experiments/STUDY/eval-NAME-test-split.json (NAME: RUN) and
+# metrics-RUN.jsonl, outside git (run files stay out of the repository).
 set -euo pipefail
 study=$1 run=$2
 shift 2
@@ -14,7 +15,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-out=experiments/$study/runs
+out=runs/experiments/$study
 mkdir -p "$out"
 node bin/tti-run train --preset quick --run-dir "runs/$run" --view log "$@"
 node bin/tti-run eval --run-dir "runs/$run" --split test --json "${eval_args[@]}" > "$out/eval-$name-test-split.json"

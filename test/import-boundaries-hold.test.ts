@@ -2,9 +2,11 @@
 // other parts it may import. The protocol imports nothing of tti; a child process imports the
 // protocol, never the supervisor's internals; the supervisor never runs role code; MiniArena is an
 // application the envs drive, so nothing in the envs imports it, and a task suite (src/suites) plugs
-// into the envs, which import none. Importers from outside a part
-// enter it through its index.ts, and the parts import one another without a cycle. A strategy
+// into the envs, which import none; TTI's loop (src/loop) runs against its collector and learner
+// seams and reaches no actor, nact or ZeroMQ, even through the parts it imports. A strategy
 // (src/strategies) plugs into the episode runner (src/episode) and imports no other strategy.
+// Importers from outside a part enter it through its index.ts, and the parts import one another
+// without a cycle.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,7 @@ const DEPS: Record<string, string[]> = {
   util: [],
   log: ['util'],
   curriculum: ['util'],
+  loop: ['config', 'curriculum', 'envs', 'log', 'util'],
   config: ['util'],
   chat: ['util'],
   run: ['protocol', 'util'],
@@ -46,7 +49,7 @@ const DEPS: Record<string, string[]> = {
     'suites',
     'util',
   ],
-  'actors/supervisor': ['config', 'curriculum', 'envs', 'log', 'protocol', 'run', 'suites', 'util'],
+  'actors/supervisor': ['config', 'curriculum', 'envs', 'log', 'loop', 'protocol', 'run', 'suites', 'util'],
   chaos: ['config', 'protocol', 'replay', 'run', 'util'],
   cli: [
     'actors/roles',
@@ -196,6 +199,51 @@ test('importers from outside a part enter it through its index.ts', () => {
       (i) => `${i.from} imports src/${i.target}, not an entry of ${i.part} (${entriesOf(i.part).join(', ')})`,
     );
   assert.deepEqual(bypassing, []);
+});
+
+/**
+ * Every module a file loads through relative imports (itself included), and the packages they
+ * import. Type-only imports load nothing (tsc erases them), so the walk does not follow them.
+ */
+function reachableFrom(file: string): { modules: string[]; packages: string[] } {
+  const modules = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (at: string) => {
+    if (modules.has(at)) return;
+    modules.add(at);
+    const text = readFileSync(at, 'utf8');
+    for (const m of text.matchAll(
+      /((?:import|export)\s[^'";]*?from\s+|import\(\s*|^import\s+)['"]([^'"]+)['"]/gm,
+    )) {
+      if (/^(?:import|export)\s+type\s/.test(m[1]!)) continue;
+      const specifier = m[2]!;
+      if (specifier.startsWith('.')) visit(path.resolve(path.dirname(at), specifier).replace(/\.js$/, '.ts'));
+      else if (!specifier.startsWith('node:')) packages.add(specifier.split('/')[0]!);
+    }
+  };
+  visit(file);
+  return { modules: [...modules].map((m) => path.relative(src, m)), packages: [...packages].sort() };
+}
+
+test('the loop reaches no actor, nact or ZeroMQ, even through the parts it imports', () => {
+  const { modules, packages } = reachableFrom(path.join(src, 'loop', 'index.ts'));
+  assert.ok(modules.includes('loop/tti-loop.ts'), 'the walk follows the loop index');
+  assert.ok(
+    modules.includes('curriculum/horizon-schedule.ts'),
+    'the walk follows the parts the loop imports',
+  );
+  const supervisor = reachableFrom(path.join(src, 'actors', 'supervisor', 'index.ts')).packages;
+  assert.ok(
+    supervisor.includes('nact') && supervisor.includes('zeromq'),
+    'the walk finds what the supervisor loads',
+  );
+  assert.deepEqual(
+    modules.filter((m) => m.startsWith('actors/') || m.startsWith('protocol/')),
+    [],
+    'actor or protocol modules the loop reaches',
+  );
+  for (const banned of ['nact', 'zeromq', 'playwright-core', '@tensorflow'])
+    assert.ok(!packages.includes(banned), `the loop reaches ${banned} (packages: ${packages.join(', ')})`);
 });
 
 /** A cycle in a graph given as adjacency lists, or null. */

@@ -32,5 +32,5 @@ test('docs hold no raw run files: they live with the study that produced them', 
     docs.filter((f) => f.startsWith('results/') || RUN_FILE.test(f)),
     [],
   );
-  assert.ok(existsSync(path.join(projectRoot, 'experiments', 'quick-preset', 'runs')));
+  assert.ok(existsSync(path.join(projectRoot, 'experiments', 'quick-preset', 'README.md')));
 });

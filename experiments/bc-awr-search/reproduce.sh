@@ -5,7 +5,7 @@
 #   experiments/bc-awr-search/reproduce.sh [SEED...]   (default: 0 1 2)
 set -euo pipefail
 npm run build
-out=experiments/bc-awr-search/runs
+out=runs/experiments/bc-awr-search
 mkdir -p "$out"
 search=(--set collect.search=branch --set collect.search_budget=15 --set collect.search_burst=3
   --set rollout_size=32)

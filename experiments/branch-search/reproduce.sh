@@ -3,11 +3,7 @@
 # after the other (each wants both cores): ≈17 minutes for tier 3, ≈30 for each stand-in run.
 set -euo pipefail
 npm run build
-out=experiments/branch-search/runs
-mkdir -p "$out"
-node dist/experiments/branch-search/search.js 200 1 30 5 | tee "$out/tier3-untrained-budget200.log"
+experiments/at-commit.sh e2cc483 node dist/experiments/branch-search/search.js 200 1 30 5
 node bin/tti-run train --config configs/miniwob-standins.yaml --run-dir runs/standins-none
 node bin/tti-run train --config configs/miniwob-standins.yaml --run-dir runs/standins-search \
   --set collect.search=branch --set collect.search_budget=15 --set collect.search_burst=3 --set rollout_size=32
-cp runs/standins-none/metrics.jsonl "$out/metrics-standins-none-seed0.jsonl"
-cp runs/standins-search/metrics.jsonl "$out/metrics-standins-search-seed0.jsonl"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# TTI's horizon ablation at 2,000 env steps an arm (experiments/horizon; ≈1 hour on 2 cores).
+# TTI's horizon ablation with the token policy and stop probes, three seeds (≈1 hour a seed on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 npm run build
-node bin/tti-run experiment horizon --preset quick --budget-steps 2000 --eval-limit 40 \
-  --set eval_every=1000 --out experiments/horizon/runs
-node bin/tti-run eval --untrained --limit 40 --json > experiments/horizon/runs/untrained-eval-40.json
+for seed in 1 2 3; do
+  node dist/experiments/horizon/run.js --preset quick --budget-steps 6000 --eval-limit 78 \
+    --set eval_every=1000 --set seed=$seed --runs-dir runs/horizon-s$seed --out runs/horizon-s$seed
+done

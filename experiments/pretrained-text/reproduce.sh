@@ -7,7 +7,7 @@ npm run build
 node dist/experiments/policy/record-demos.js runs/pretrained-text-train.jsonl train
 node dist/experiments/policy/record-demos.js runs/pretrained-text-test.jsonl test
 grep '"heldOut":true' runs/pretrained-text-test.jsonl > runs/pretrained-text-heldout.jsonl
-node dist/experiments/pretrained-text/encoder-rank.js runs/pretrained-text-train.jsonl \
-  experiments/pretrained-text/runs/encoder-rank-train.json
-node dist/experiments/pretrained-text/encoder-rank.js runs/pretrained-text-heldout.jsonl \
-  experiments/pretrained-text/runs/encoder-rank-heldout.json
+for demos in train heldout; do
+  experiments/at-commit.sh e2cc483 node dist/experiments/pretrained-text/encoder-rank.js \
+    "$PWD/runs/pretrained-text-$demos.jsonl" "$PWD/runs/encoder-rank-$demos.json"
+done

@@ -1,16 +1,6 @@
 #!/usr/bin/env bash
-# Retrain a fresh policy on a finished run's kept trajectories, with and without cutting detours,
-# and evaluate both on the whole test split (experiments/retrain):
-#   experiments/retrain/reproduce.sh RUN_DIR [NAME]
+# Measured with the baseline policy (hand-made features + MLP), whose code left at d2ca80e: this
+# runs the study's own reproduce.sh at bcffb8a, the last commit with it (≈15 minutes a run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-run_dir=${1:?usage: reproduce.sh RUN_DIR [NAME]}
-name=${2:-$(basename "$run_dir")}
-npm run build
-out=experiments/retrain/runs
-node dist/experiments/retrain/retrain.js "$run_dir" "runs/retrain-$name" '{"updates":600}'
-node bin/tti-run eval --checkpoint "$(ls -d "runs/retrain-$name"/v* | tail -1)" --split test --json \
-  > "$out/retrain-$name-test-split.json"
-node dist/experiments/retrain/retrain.js "$run_dir" "runs/retrain-$name-cut" '{"updates":600,"cutDetours":true}'
-node bin/tti-run eval --checkpoint "$(ls -d "runs/retrain-$name-cut"/v* | tail -1)" --split test --json \
-  > "$out/retrain-$name-cut-detours-test-split.json"
+experiments/at-commit.sh bcffb8a experiments/retrain/reproduce.sh "$@"

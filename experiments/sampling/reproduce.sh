@@ -1,10 +1,6 @@
 #!/usr/bin/env bash
-# Nucleus sampling and a temperature schedule against T=1 (experiments/sampling; controls cB1, cB2
-# in experiments/quick-preset/reproduce.sh).
+# Measured with the baseline policy (hand-made features + MLP), whose code left at d2ca80e: this
+# runs the study's own reproduce.sh at bcffb8a, the last commit with it (≈15 minutes a run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-npm run build
-run=experiments/preset-run.sh
-$run sampling pA1 --eval-name pA1-top-p-0.95 --set seed=1 --set model.top_p=0.95
-$run sampling sA1 --eval-name sA1-temp-schedule --set seed=1 --set 'temperature=[1,1,1,1,1,0.5]'
-$run sampling sB2 --eval-name sB2-temp-schedule --set seed=2 --set 'temperature=[1,1,1,1,1,0.5]'
+experiments/at-commit.sh bcffb8a experiments/sampling/reproduce.sh "$@"

@@ -12,21 +12,13 @@ node dist/experiments/policy/record-demos.js runs/stop-probes-demos.jsonl train
 node dist/experiments/stop-probes/evidence.js runs/stop-probes-demos.jsonl
 
 # Counts beside their subject (2026-11-29): seeds 1-3 of this code (c) and of the commit before it
-# (b, 0635b58, in a worktree sharing node_modules), then the guesses and what collection kept.
+# (b, 0635b58, in a worktree: at-commit.sh), then the guesses and what collection kept.
 for s in 1 2 3; do
   experiments/preset-run.sh stop-probes c$s --set seed=$s
 done
-here=$PWD
-git worktree add /tmp/stop-probes-before 0635b58
-(
-  cd /tmp/stop-probes-before && ln -s "$here/node_modules" node_modules && npm run build
-  for s in 1 2 3; do
-    experiments/preset-run.sh stop-probes b$s --set seed=$s
-    cp experiments/stop-probes/runs/*-b$s* "$here/experiments/stop-probes/runs/"
-  done
-)
-for r in c1 c2 c3 /tmp/stop-probes-before/runs/b1 /tmp/stop-probes-before/runs/b2 /tmp/stop-probes-before/runs/b3; do
-  d=$([ -d "runs/$r" ] && echo "runs/$r" || echo "$r")
+experiments/at-commit.sh 0635b58 bash -c 'for s in 1 2 3; do experiments/preset-run.sh stop-probes b$s --set seed=$s; done'
+before=${TTI_WORKTREES:-/tmp}/tti-at-0635b58/runs
+for d in runs/c1 runs/c2 runs/c3 "$before"/b1 "$before"/b2 "$before"/b3; do
   experiments/stop-probes/counts.py --unshown "$(ls -d "$d"/evals/*/ | tail -1)"
   experiments/stop-probes/kept.py "$d"
 done

@@ -4,7 +4,7 @@
 # Each training run wants both cores for ≈25 minutes alone.
 set -euo pipefail
 npm run build
-out=experiments/unsolved-first/runs
+out=runs/experiments/unsolved-first
 mkdir -p "$out"
 for seed in 0 1 2; do
   node bin/tti-run eval --untrained --config configs/miniwob-standins.yaml --set seed=$seed --json \

@@ -7,10 +7,10 @@ import { hideBin } from 'yargs/helpers';
 import { arenaCommand } from './commands/arena.js';
 import { attachCommand } from './commands/attach.js';
 import { chaosCommand } from './commands/chaos.js';
+import { configCommand } from './commands/config.js';
 import { credentialsCommand } from './commands/credentials.js';
 import { evalCommand } from './commands/eval.js';
 import { exportSftCommand } from './commands/export-sft.js';
-import { horizonAblationCommand } from './commands/horizon-ablation.js';
 import { injectCommand } from './commands/inject.js';
 import { plotCommand } from './commands/plot.js';
 import { pretrainCommand } from './commands/pretrain.js';
@@ -27,12 +27,12 @@ await yargs(hideBin(process.argv))
   .usage('$0 <command> [options]\n\nTrain and evaluate web agents by scaling test-time interaction (TTI).')
   .command(trainCommand)
   .command(pretrainCommand)
-  .command(horizonAblationCommand)
   .command(plotCommand)
   .command(viewCommand)
   .command(reportCommand)
   .command(exportSftCommand)
   .command(evalCommand)
+  .command(configCommand)
   .command(statusCommand)
   .command(attachCommand)
   .command(stopCommand)

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { z } from 'zod';
 import { projectRoot } from '../util/index.js';
+import { ownedKeys } from './owners.js';
+import { BEFORE_REMOVAL, dropRemovedKeys } from './removed.js';
 import { Config } from './schema.js';
 
 export class ConfigError extends Error {
@@ -58,9 +60,16 @@ export function applyOverrides(tree: Tree, overrides: readonly string[]): Tree {
 
 /** Validates a config tree; `source` names where it came from in errors. */
 export function resolveConfig(tree: unknown, source: string): Config {
-  const parsed = Config.safeParse(tree ?? {});
+  const { tree: kept, problems: removed } = isTree(tree) ? dropRemovedKeys(tree) : { tree, problems: [] };
+  if (removed.length > 0)
+    throw new ConfigError(
+      `config ${source} sets keys tti no longer has:\n${removed.map((p) => `  - ${p}`).join('\n')}\n` +
+        `A run directory written before they went cannot resume as it ran: resume it with tti at ${BEFORE_REMOVAL} ` +
+        '(git history), or delete these keys from its config.yaml to go on without them.',
+    );
+  const parsed = Config.safeParse(kept ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `  - ${describeIssue(issue, tree)}`);
+  const problems = parsed.error.issues.map((issue) => `  - ${describeIssue(issue, kept)}`);
   throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
 }
 
@@ -87,12 +96,20 @@ function mergeTrees(base: Tree, over: Tree): Tree {
   return out;
 }
 
-export function loadConfig(
+/** One layer of a config as loadConfig lays them: the file, each preset, each `--set`. */
+interface Layer {
+  source: 'file' | 'preset' | '--set';
+  /** the file's path, the preset's name, or the override as given */
+  name: string;
+  tree: Tree;
+}
+
+function configLayers(
   file: string | null,
-  overrides: readonly string[] = [],
-  presets: readonly string[] = [],
-): Config {
-  let tree: Tree = file === null ? {} : readTree(file);
+  overrides: readonly string[],
+  presets: readonly string[],
+): Layer[] {
+  const layers: Layer[] = file === null ? [] : [{ source: 'file', name: file, tree: readTree(file) }];
   for (const preset of presets) {
     const presetPath = presetFile(preset);
     if (!existsSync(presetPath)) {
@@ -101,15 +118,68 @@ export function loadConfig(
         `no preset '${preset}' (${presetPath} does not exist); presets: ${known.length ? known.join(', ') : 'none'}`,
       );
     }
-    tree = mergeTrees(tree, readTree(presetPath));
+    layers.push({ source: 'preset', name: preset, tree: readTree(presetPath) });
   }
-  const withOverrides = applyOverrides(tree, overrides);
-  const source = [
-    file ?? '(defaults)',
-    ...presets.map((p) => `--preset ${p}`),
-    ...overrides.map((o) => `--set ${o}`),
-  ].join(' + ');
-  return resolveConfig(withOverrides, source);
+  for (const override of overrides)
+    layers.push({ source: '--set', name: override, tree: applyOverrides({}, [override]) });
+  return layers;
+}
+
+function resolveLayers(layers: readonly Layer[]): Config {
+  // Presets merge key by key over the file; each --set replaces the value at its path.
+  let tree: Tree = {};
+  for (const layer of layers)
+    tree = layer.source === '--set' ? applyOverrides(tree, [layer.name]) : mergeTrees(tree, layer.tree);
+  const names = layers.map(describeLayer);
+  if (layers[0]?.source !== 'file') names.unshift('(defaults)');
+  return resolveConfig(tree, names.join(' + '));
+}
+
+/** How errors and `tti-run config` name a layer: the file, `--preset NAME`, `--set k=v`. */
+function describeLayer(layer: Layer): string {
+  return layer.source === 'file'
+    ? layer.name
+    : `${layer.source === 'preset' ? '--preset' : '--set'} ${layer.name}`;
+}
+
+export function loadConfig(
+  file: string | null,
+  overrides: readonly string[] = [],
+  presets: readonly string[] = [],
+): Config {
+  return resolveLayers(configLayers(file, overrides, presets));
+}
+
+/** One key of a resolved config: its value, the section that owns it, and where the value came from. */
+export interface ExplainedKey {
+  key: string;
+  value: unknown;
+  source: 'default' | Layer['source'];
+  /** the file, `--preset NAME` or `--set k=v` that set it; 'default' for a default */
+  from: string;
+  section: string;
+}
+
+/** The config loadConfig would resolve, key by key, each with the last layer that set it. */
+export function explainConfig(
+  file: string | null,
+  overrides: readonly string[] = [],
+  presets: readonly string[] = [],
+): { config: Config; keys: ExplainedKey[] } {
+  const layers = configLayers(file, overrides, presets);
+  const config = resolveLayers(layers);
+  const keys = ownedKeys().map(({ path: key, section }): ExplainedKey => {
+    const parts = key.split('.');
+    const setBy = layers.findLast((layer) => valueAt(layer.tree, parts) !== undefined);
+    return {
+      key,
+      value: valueAt(config, parts),
+      source: setBy?.source ?? 'default',
+      from: setBy === undefined ? 'default' : describeLayer(setBy),
+      section,
+    };
+  });
+  return { config, keys };
 }
 
 function readTree(file: string): Tree {

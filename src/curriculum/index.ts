@@ -2,7 +2,5 @@
 // and the eval subset.
 export * from './eval-subset.js';
 export * from './horizon-schedule.js';
-export * from './learnability.js';
 export * from './task-sampler.js';
 export * from './temperature-schedule.js';
-export * from './unsolved.js';

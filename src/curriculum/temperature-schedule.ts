@@ -11,22 +11,6 @@ export function temperatureAt(temperature: number | readonly number[], iteration
   return temperature[Math.min(iteration, temperature.length) - 1]!;
 }
 
-/**
- * The temperature of collection episode `index` (0-based place in its phase): the iteration's
- * temperature times the spread's factors in turn, so one iteration samples at several
- * temperatures, as Ape-X gives each actor its own exploration rate (on MiniArena [1, 0.5] shifted
- * what runs learn toward action templates but not their score: experiments/temperature-spread).
- */
-export function episodeTemperature(
-  temperature: number | readonly number[],
-  spread: readonly number[],
-  iteration: number,
-  index: number,
-): number {
-  if (spread.length === 0) throw new RangeError('a temperature spread needs at least one factor');
-  return temperatureAt(temperature, iteration) * spread[index % spread.length]!;
-}
-
 /** The temperature a run ends at: what a chat policy's eval samples with. */
 export function finalTemperature(temperature: number | readonly number[]): number {
   if (typeof temperature === 'number') return temperature;

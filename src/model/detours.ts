@@ -1,7 +1,7 @@
 // Filtered BC imitates every step of a kept trajectory, its detours too: a first success that
 // went shop home → account → home → a category → search teaches the greedy policy to open every
-// shop task with that tour (run qJ, experiments/old-suite; run fp1 of experiments/fitted-prior
-// opens every shop task with product → account → search, and answers from wherever it lands).
+// shop task with that tour (experiments/old-suite; a fitted-prior run opened every shop task with
+// product → account → search, and answered from wherever it landed: experiments/fitted-prior).
 // Two kinds of step are not needed, when every step between changes nothing (link clicks, going
 // back, scrolling, hovering, searching):
 // - a detour: steps that leave a page and come back to it, so the steps after it could have been
@@ -14,8 +14,8 @@
 // `learner.cut_detours` (default on; experiments/cut-detours: on MiniArena from random init greedy
 // test episodes take half the steps, 4.5–5.4 against 9.9–13.7, and solve as many or a few more).
 // One-page tasks (MiniWoB++) never leave their page, so nothing of theirs is cut. Before tours were cut,
-// experiments/retrain retrained on run qJ's kept trajectories (159 of 433 steps cut) and solved
-// 23/294 test tasks against 28/294 without cutting; on qH's (82 of 563 cut) 39 against 37.
+// retraining a fresh policy on two runs' kept trajectories with detours cut solved 5 fewer and 2
+// more of 294 test tasks than without cutting (experiments/retrain).
 import { actionOfReply } from './candidates.js';
 import type { TrajectoryForTraining } from './types.js';
 

@@ -312,8 +312,7 @@ const NONE_EXCLUDED: ReadonlySet<number> = new Set();
 
 /**
  * Softmax with temperature over one observation's logits, without the `excluded` candidates (while
- * any other is left); greedy takes the argmax of what is left, sampling draws from it (from its
- * nucleus with `topP` < 1).
+ * any other is left); greedy takes the argmax of what is left, sampling draws from it.
  */
 export function decide(
   candidates: Candidate[],
@@ -347,8 +346,6 @@ export function decide(
   }
   let chosen = arg;
   if (!options.greedy) {
-    const topP = options.topP ?? 1;
-    if (topP < 1) total = keepNucleus(weights, total, topP);
     let r = options.random() * total;
     for (let i = 0; i < n; i++) {
       r -= weights[i]!;
@@ -369,22 +366,6 @@ export function decide(
     candidates: n,
     logProb: Math.log(p),
   };
-}
-
-/**
- * Zeroes every weight outside the nucleus: the fewest largest weights whose sum first reaches
- * `topP` of `total` (the one that crosses it is kept, as vLLM keeps the token that does; equal
- * weights go in candidate order). Returns the nucleus's total.
- */
-function keepNucleus(weights: Float64Array, total: number, topP: number): number {
-  const order = Array.from(weights.keys())
-    .filter((i) => weights[i]! > 0)
-    .sort((a, b) => weights[b]! - weights[a]! || a - b);
-  let kept = 0;
-  let k = 0;
-  while (k < order.length && kept < topP * total) kept += weights[order[k++]!]!;
-  for (let j = k; j < order.length; j++) weights[order[j]!] = 0;
-  return kept;
 }
 
 function describeKind(c: Candidate): string {

@@ -42,7 +42,7 @@ const UNDO: Record<string, string> = { 'Scroll [up]': 'Scroll [down]', 'Scroll [
  * already done there, or undo the scroll it has just done. A deterministic policy in a state it has
  * seen does what it did: clicking a link to the page it is on reloads it (new ids, the same page)
  * and WebArena's "same action 3 times" stop never sees the same action; scrolling down and up
- * alternates. Run qD's eval after iteration 3: 28 of 60 episodes ran to the horizon that way.
+ * alternates. In one quick-preset run's early eval, 28 of 60 episodes ran to the horizon that way.
  * Scrolling on in one direction, answering and going back stay allowed.
  */
 export function repeatsOnThisPage(candidates: readonly Candidate[], input: PolicyInput): Set<number> {
@@ -67,7 +67,7 @@ export function repeatsOnThisPage(candidates: readonly Candidate[], input: Polic
 /**
  * The candidates that would search again for a text the episode has already typed into a search
  * box: each search reloads the results page, the box gets a new id, and a policy that has learned
- * "search first" spends its horizon repeating searches (run qC: 74% of collection's type steps;
+ * "search first" spends its horizon repeating searches (74% of one run's collection type steps;
  * docs/model.md). Only search boxes: typing a text again into a form (a title posted to three
  * forums) is how some tasks are done.
  */

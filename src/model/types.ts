@@ -73,11 +73,6 @@ export interface ActOptions {
   greedy: boolean;
   /** Sampling temperature (logits are divided by it); ignored when greedy. */
   temperature: number;
-  /**
-   * Nucleus sampling (TTI samples with vLLM's top_p 0.95): draw only from the most likely
-   * candidates whose probabilities first reach this share; 1 (the default) draws from all.
-   */
-  topP?: number;
   /** Uniform [0, 1) source for sampling, so episodes are reproducible. */
   random: () => number;
 }

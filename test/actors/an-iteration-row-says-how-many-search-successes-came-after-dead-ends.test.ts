@@ -3,7 +3,7 @@
 // and how many steps back from dead ends the kept trajectories hold. A collection without search has no such row.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { summarizeSearches } from '../../src/actors/supervisor/search-summary.js';
+import { summarizeSearches } from '../../src/loop/search-summary.js';
 import type { EpisodeResultMessage } from '../../src/protocol/index.js';
 
 const result = (

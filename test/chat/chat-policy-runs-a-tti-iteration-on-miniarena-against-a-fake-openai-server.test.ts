@@ -56,10 +56,8 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
       'iterations=1',
       'rollout_size=2',
       'horizon_schedule=[8]',
-      // a schedule: collection samples at iteration 1's entry, eval at the last; a spread gives
-      // the second collection episode half of it
+      // a schedule: collection samples at iteration 1's entry, eval at the last
       'temperature=[0.7, 0.3]',
-      'temperature_spread=[1, 0.5]',
       'min_try=2',
       'eval_tasks=1',
       'eval_horizon=4',
@@ -72,15 +70,14 @@ test('a chat-policy run collects through 429s, garbage and timeouts, exports SFT
   const code = await run.foregroundExit(300_000);
   assert.equal(code, 0, `train exited with ${code}:\n${run.foregroundOutput.slice(-3000)}`);
 
-  // Collection episodes: sampled with iteration 1's temperature times the episode's factor, and
-  // top_p, from the configured model.
+  // Collection episodes: sampled with iteration 1's temperature and top_p, from the configured model.
   const requests = fake.completions;
   const collect = requests.filter((r) => r.body.model === 'gemma-fake');
   assert.ok(collect.length >= 6);
   assert.deepEqual(
     [...new Set(collect.map((r) => Number(r.body.temperature)))].sort((a, b) => a - b),
-    [0.7 * 0.5, 0.7],
-    'episode 1 at 0.7, episode 2 at 0.35',
+    [0.7],
+    'every collection episode at 0.7',
   );
   assert.equal(collect[0]!.body.top_p, 0.95);
   assert.equal(collect[0]!.body.max_tokens, 1024);

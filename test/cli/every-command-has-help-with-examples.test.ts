@@ -7,12 +7,12 @@ import { type CliResult, runCli } from '../helpers/run-fixture.js';
 const COMMANDS = [
   ['train'],
   ['pretrain'],
-  ['experiment'],
   ['plot'],
   ['view'],
   ['report'],
   ['export-sft'],
   ['eval'],
+  ['config'],
   ['status'],
   ['attach'],
   ['stop'],

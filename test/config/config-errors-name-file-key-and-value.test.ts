@@ -189,14 +189,6 @@ test('the learner algorithm defaults to filtered BC, awr keys name a bad value, 
   );
 });
 
-test('task sampling defaults to uniform and names a bad value', () => {
-  const file = write('sampling.yaml', '');
-  assert.equal(loadConfig(file).task_sampling, 'uniform');
-  assert.equal(loadConfig(file, ['task_sampling=learnability']).task_sampling, 'learnability');
-  assert.equal(loadConfig(file, ['task_sampling=unsolved']).task_sampling, 'unsolved');
-  assert.throws(() => loadConfig(file, ['task_sampling=greedy']), /key 'task_sampling': got "greedy"/);
-});
-
 test('a search ranks its pages by visits unless told to by value or progress, and a bad rank is named', () => {
   const file = write('search-rank.yaml', '');
   assert.equal(loadConfig(file).collect.search_rank, 'visits');

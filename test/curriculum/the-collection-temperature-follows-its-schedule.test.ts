@@ -4,11 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
-import {
-  episodeTemperature,
-  finalTemperature,
-  temperatureAt,
-} from '../../src/curriculum/temperature-schedule.js';
+import { finalTemperature, temperatureAt } from '../../src/curriculum/temperature-schedule.js';
 
 test('one temperature holds at every iteration', () => {
   assert.deepEqual(
@@ -39,31 +35,5 @@ test('the config takes a number or a list, and a bad entry names the key', () =>
   assert.throws(
     () => loadConfig(file, ['temperature=hot']),
     /key 'temperature': got "hot"; expected a temperature ≥ 0, or a list of them/,
-  );
-});
-
-test("a spread gives an iteration's episodes its factors in turn, on top of the schedule", () => {
-  assert.deepEqual(
-    [0, 1, 2, 3].map((k) => episodeTemperature(1, [1, 0.5], 1, k)),
-    [1, 0.5, 1, 0.5],
-  );
-  // the schedule's entry for the iteration, times the episode's factor
-  assert.deepEqual(
-    [0, 1, 2].map((k) => episodeTemperature([1, 0.8], [1, 0.5, 0.25], 2, k)),
-    [0.8, 0.4, 0.2],
-  );
-  assert.equal(episodeTemperature(0.7, [1], 5, 41), 0.7, 'the default spread changes nothing');
-});
-
-test('the spread defaults to [1] and a bad factor names its entry', () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tti-temperature-')), 'c.yaml');
-  writeFileSync(file, '');
-  assert.deepEqual(loadConfig(file).temperature_spread, [1]);
-  assert.deepEqual(loadConfig(file, ['temperature_spread=[1, 0.5]']).temperature_spread, [1, 0.5]);
-  assert.throws(() => loadConfig(file, ['temperature_spread=[1, 0]']), /key 'temperature_spread\.1'/);
-  assert.throws(() => loadConfig(file, ['temperature_spread=[]']), /key 'temperature_spread'/);
-  assert.throws(
-    () => loadConfig(file, ['temperature_spread=0.5']),
-    /key 'temperature_spread': got 0.5; expected a list of factors > 0/,
   );
 });

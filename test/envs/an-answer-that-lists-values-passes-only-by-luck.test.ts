@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { summarizeEpisodes } from '../../src/actors/supervisor/eval-summary.js';
 import { evaluateTask, loadTaskFile, luckyPass, luckySubstring, stringMatch } from '../../src/envs/index.js';
+import { summarizeEpisodes } from '../../src/loop/eval-summary.js';
 import type { EpisodeResultMessage } from '../../src/protocol/index.js';
 import { projectRoot } from '../../src/util/paths.js';
 

@@ -1,5 +1,5 @@
 // A collection episode as the supervisor's episode queue hands it out, for the queue's tests.
-import type { EpisodeSpec } from '../../src/actors/supervisor/episode-queue.js';
+import type { EpisodeSpec } from '../../src/loop/index.js';
 
 export const episodeSpec = (n: number): EpisodeSpec => ({
   episodeId: `e${n}`,

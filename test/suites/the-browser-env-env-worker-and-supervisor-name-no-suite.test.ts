@@ -1,4 +1,4 @@
-// The browser env, the env worker and the supervisor know suites only through src/suites'
+// The browser env, the env worker, the supervisor and TTI's loop know suites only through src/suites'
 // interface (BrowserGym's core/env.py names no benchmark): none of their files names a suite, reads
 // a suite's settings, branches on a task's kind, or imports a suite's own folder.
 import assert from 'node:assert/strict';
@@ -19,6 +19,7 @@ const SUITE_FREE = [
   'src/episode',
   'src/strategies',
   'src/actors/supervisor',
+  'src/loop',
 ];
 
 function files(rel: string): string[] {

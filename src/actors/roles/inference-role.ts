@@ -153,7 +153,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
       const decisions = policy.actOn(
         inputs.map((i) => i.encoded),
         inputs.map((i) => i.excluded),
-        { greedy, temperature, topP: ctx.config.model.top_p, random: random.next },
+        { greedy, temperature, random: random.next },
         // A request's seed makes its draw independent of the batch and of arrival order.
         (b) => {
           const seed = group[b]!.message.seed;

@@ -74,7 +74,6 @@ export const learnerRole: RoleMain = async (ctx) => {
     learningRate: ctx.config.lm_lr,
     clipNorm: ctx.config.model.clip_norm,
     scorePenalty: ctx.config.model.score_penalty,
-    wordDropout: ctx.config.model.word_dropout,
   });
   const awr = ctx.config.learner.algorithm === 'awr';
   if (optimizerState !== null) trainer.importState(optimizerState);

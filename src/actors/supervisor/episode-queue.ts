@@ -3,23 +3,10 @@
 // its process died goes back to the front of the queue under the same episode id, so replay's
 // dedup by id keeps a re-run from counting twice; a late result for an episode already done is
 // ignored for the same reason.
+import type { EpisodeSpec } from '../../loop/index.js';
 import type { EpisodeResultMessage } from '../../protocol/index.js';
 
-export interface EpisodeSpec {
-  episodeId: string;
-  taskFile: string;
-  taskId: string;
-  horizon: number;
-  minTry: number;
-  split: 'train' | 'test';
-  iteration: number;
-  greedy: boolean;
-  /** the sampling temperature (collection; a chat policy's eval); a greedy tfjs policy ignores it */
-  temperature: number;
-  /** the episode's sampling seed (derived from the run's seed) */
-  seed: number;
-  toReplay: boolean;
-}
+export type { EpisodeSpec };
 
 interface Phase {
   waiting: EpisodeSpec[];

@@ -1,5 +1,5 @@
 // The run's state machine: starting → running → stopping → stopped | failed, with the iteration,
-// policy version and horizon that status shows. The TTI loop (tti-loop.ts) reports its progress
+// policy version and horizon that status shows. The TTI loop (src/loop) reports its progress
 // here; status reads it from here.
 import { dispatch, type Ref, spawn } from 'nact';
 import type { RunState } from '../../protocol/index.js';

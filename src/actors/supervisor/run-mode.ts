@@ -1,10 +1,9 @@
-// What a run does once its workers are up: TTI's training loop, or one eval pass (`tti-run eval`),
-// which writes eval.json. Either ends the run when it is done; a stop ends it first.
+// What a run does once its workers are up: TTI's training loop (src/loop), or one eval pass
+// (`tti-run eval`), which writes eval.json. Either ends the run when it is done; a stop ends it first.
 import { evalSubset, finalTemperature } from '../../curriculum/index.js';
+import { type EvalSummary, type LoopDeps, runEvalOnly, runTtiLoop, templateIn } from '../../loop/index.js';
 import { writeFileAtomic } from '../../run/index.js';
-import { type EvalSummary, templateIn } from './eval-summary.js';
 import type { RunStateStore } from './run-state.js';
-import { type LoopDeps, runEvalOnly, runTtiLoop } from './tti-loop.js';
 
 /** What the run does: TTI's training loop, or one eval pass (`tti-run eval`). */
 export type RunMode =
@@ -44,7 +43,11 @@ export async function runMode(
       config.eval_sampling,
       (t) => templateIn(deps.labels, t),
     ),
-    { ...mode, temperature: finalTemperature(config.temperature) },
+    {
+      ...mode,
+      temperature: finalTemperature(config.temperature),
+      policyVersion: state.loop.policyVersion,
+    },
   );
   if (summary === null) return null;
   const { results: _results, ...evaluation } = summary;

@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
+import { freshLoopState, type LoopState } from '../../loop/index.js';
 import { type RunDir, writeFileAtomic } from '../../run/index.js';
 import type { RunProgress, RunView } from './run-actor.js';
-import { freshLoopState, type LoopState } from './tti-loop.js';
 
 const Totals = z.object({
   envSteps: z.number(),
@@ -22,7 +22,7 @@ const RunStateFile = z.object({
   horizon: z.number().int().positive(),
   randomState: z.number().optional(),
   totals: Totals.optional(),
-  groups: z.record(z.string(), z.object({ attempts: z.number(), successes: z.number() })).optional(),
+  // `groups` (task sampling by group, removed in issue 52) may still be in an old run's file: stripped
 });
 
 export function readLoopState(runDir: RunDir, config: Config, resume: boolean, log: Logger): LoopState {
@@ -48,7 +48,6 @@ export function readLoopState(runDir: RunDir, config: Config, resume: boolean, l
     horizon: s.horizon,
     randomState: s.randomState ?? fresh.randomState,
     totals: s.totals ?? fresh.totals,
-    ...(s.groups ? { groups: s.groups } : {}),
   };
 }
 

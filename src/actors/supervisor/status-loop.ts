@@ -4,6 +4,7 @@
 // and keeps the one piece of state only status shows: the phase the run is in.
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../../log/index.js';
+import type { Phase } from '../../loop/index.js';
 import type {
   Channel,
   Fault,
@@ -15,7 +16,6 @@ import type {
 import type { EpisodeQueue } from './episode-queue.js';
 import type { RunView } from './run-actor.js';
 import type { TaskLoop } from './task-loop.js';
-import type { Phase } from './tti-loop.js';
 
 /** Where the snapshot's parts come from. */
 export interface StatusSources {

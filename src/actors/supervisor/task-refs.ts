@@ -4,8 +4,8 @@
 import type { Config } from '../../config/index.js';
 import type { TaskRef } from '../../curriculum/index.js';
 import type { Logger } from '../../log/index.js';
+import type { TaskLabels } from '../../loop/index.js';
 import { loadSuite } from '../../suites/index.js';
-import type { TaskLabels } from './eval-summary.js';
 
 export interface RunTasks {
   trainTasks: TaskRef[];

@@ -1,7 +1,9 @@
-// The learner's side of an iteration: one `train` command, answered by one `trained`. The command is
-// sent again when the learner (re)registers while one is pending, since a restarted learner lost it,
-// and retried every second while the learner is not registered at all.
+// The loop's Learner (src/loop/learner.ts) in the actor system: one `train` command to the learner
+// per iteration, answered by one `trained`. The command is sent again when the learner
+// (re)registers while one is pending, since a restarted learner lost it, and retried every second
+// while the learner is not registered at all.
 import { query, type Ref } from 'nact';
+import type { Learner } from '../../loop/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
 import type { WorkerMsg } from './worker-actor.js';
 
@@ -11,7 +13,7 @@ interface Pending {
   resolve: (m: TrainedMessage) => void;
 }
 
-export class TrainCoordinator {
+export class TrainCoordinator implements Learner {
   /** the `train` command waiting for its `trained`, if any */
   private pending: Pending | null = null;
 
