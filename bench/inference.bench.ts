@@ -160,9 +160,11 @@ async function measure(
     const reply = await client.request(
       {
         type: 'act_request',
+        policy: 'tfjs',
         workerId: `env-${i}`,
         episodeId,
         ...a,
+        trail: [],
         ...features,
         greedy: false,
         temperature: 1,

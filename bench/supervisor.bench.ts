@@ -239,6 +239,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
         await sleep(o.stepMs);
         const request: ActRequestMessage = {
           type: 'act_request',
+          policy: 'tfjs',
           workerId: c.id,
           key: keyOf(c),
           episodeId: assignment.episodeId,
@@ -247,6 +248,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
           intent: 'Find the cheapest espresso machine',
           observation,
           history: [],
+          trail: [],
           greedy: false,
           temperature: 1,
           seed: step,

@@ -40,6 +40,7 @@ const INTENT = 'Find the cheapest espresso machine';
 function actRequest(observation: ActRequestMessage['observation'], step: number): ActRequestMessage {
   return {
     type: 'act_request',
+    policy: 'tfjs',
     workerId: 'env-0',
     episodeId: 'bench',
     step,
@@ -48,6 +49,7 @@ function actRequest(observation: ActRequestMessage['observation'], step: number)
     observation,
     // a few steps into an episode, as the env sends it
     history: ['click [1003]', 'type [1042] [espresso machine]', 'scroll [down]'],
+    trail: [],
     greedy: false,
     temperature: 1,
   };

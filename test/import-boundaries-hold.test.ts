@@ -3,8 +3,10 @@
 // protocol, never the supervisor's internals; the supervisor never runs role code; MiniArena is an
 // application the envs drive, so nothing in the envs imports it, and a task suite (src/suites) plugs
 // into the envs, which import none; TTI's loop (src/loop) runs against its collector and learner
-// seams and reaches no actor, nact or ZeroMQ, even through the parts it imports. Importers from outside a part
-// enter it through its index.ts, and the parts import one another without a cycle.
+// seams and reaches no actor, nact or ZeroMQ, even through the parts it imports. A strategy
+// (src/strategies) plugs into the episode runner (src/episode) and imports no other strategy.
+// Importers from outside a part enter it through its index.ts, and the parts import one another
+// without a cycle.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,12 +29,15 @@ const DEPS: Record<string, string[]> = {
   suites: ['arena', 'config', 'envs', 'util'],
   model: ['chat', 'envs', 'util'],
   search: ['envs', 'util'],
+  episode: ['config', 'envs', 'model', 'protocol', 'search', 'util'],
+  strategies: ['config', 'envs', 'episode', 'model', 'search', 'util'],
   export: ['chat', 'model', 'protocol', 'replay', 'util'],
   report: ['config', 'envs', 'util'],
   viewer: ['envs', 'util'],
   'actors/roles': [
     'config',
     'envs',
+    'episode',
     'export',
     'log',
     'model',
@@ -40,6 +45,7 @@ const DEPS: Record<string, string[]> = {
     'replay',
     'run',
     'search',
+    'strategies',
     'suites',
     'util',
   ],
@@ -69,13 +75,14 @@ const DEPS: Record<string, string[]> = {
 const GROUPS = ['actors'];
 
 /**
- * Where importers from outside enter a part: its index.ts. Two parts have a lighter entry beside it,
- * for importers that must not load what index.ts loads (Playwright, TensorFlow.js) in every worker
- * process. The command line's entry is what bin/tti-run runs.
+ * Where importers from outside enter a part: its index.ts. Three parts have a lighter entry beside
+ * it, for importers that must not load what index.ts loads (Playwright, TensorFlow.js) in every
+ * worker process. The command line's entry is what bin/tti-run runs.
  */
 const ENTRIES: Record<string, string[]> = {
   cli: ['main'],
   envs: ['index', 'without-browser'],
+  episode: ['index', 'policy-input'],
   model: ['index', 'without-tfjs', 'chat/index'],
 };
 const entriesOf = (part: string): string[] => (DEPS[part] === undefined ? [] : (ENTRIES[part] ?? ['index']));
@@ -158,6 +165,18 @@ test('no part imports a part its rule does not allow', () => {
       (i) => `${i.from} imports src/${i.target} (${i.fromPart} may import: ${DEPS[i.fromPart]?.join(', ')})`,
     );
   assert.deepEqual(violations, []);
+});
+
+test('strategies import the episode runner, never each other', () => {
+  const strategies = srcImports.filter((i) => i.from.startsWith('src/strategies/'));
+  const modules = [...new Set(strategies.map((i) => i.from))].filter((f) => f !== 'src/strategies/index.ts');
+  assert.ok(modules.length >= 4, `strategy modules in src/strategies: ${modules.join(', ')}`);
+  const eachOther = strategies
+    .filter((i) => i.from !== 'src/strategies/index.ts' && i.part === 'strategies')
+    .map((i) => `${i.from} imports src/${i.target}`);
+  assert.deepEqual(eachOther, [], 'a strategy imports another');
+  const withoutRunner = modules.filter((f) => !strategies.some((i) => i.from === f && i.part === 'episode'));
+  assert.deepEqual(withoutRunner, [], 'strategies that do not plug into the episode runner');
 });
 
 test('the protocol imports nothing of tti', () => {

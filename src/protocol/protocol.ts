@@ -13,8 +13,9 @@ import { fastCheck } from './validate.js';
 /**
  * Bumped when a message changes shape, so an older peer gets a clear refusal rather than its
  * messages failing validation one by one. 2: trajectories and act requests name their sender and key.
+ * 3: an act request says which kind of policy it is for (`policy`), and carries that kind's inputs.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export const ROLES = ['env', 'inference', 'replay', 'learner', 'fault'] as const;
 export const Role = z.enum(ROLES);
@@ -396,7 +397,8 @@ export const ActionOffers = z.object({
 });
 export type ActionOffers = z.infer<typeof ActionOffers>;
 
-export const ActRequest = z.object({
+/** What every act request carries, whatever the policy. */
+const actRequestCommon = {
   type: z.literal('act_request'),
   /** the env worker that asks, and the key it speaks with: one credential cannot act in another's name */
   workerId: WorkerId,
@@ -408,9 +410,6 @@ export const ActRequest = z.object({
   observation: Observation,
   /** this episode's earlier actions, oldest first */
   history: z.array(z.string()),
-  /** for trainable policies: the URL of each earlier step and its action with the element named by
-   * role and name (src/model/trail.ts), oldest first */
-  trail: z.array(z.object({ url: z.string(), action: z.string() })).optional(),
   greedy: z.boolean(),
   /** the episode's sampling temperature (its task assignment's) */
   temperature: z.number().nonnegative(),
@@ -419,16 +418,32 @@ export const ActRequest = z.object({
    * from the same logits, whatever the batch or arrival order; absent, inference's own stream
    */
   seed: Count.optional(),
-  /** for chat policies: the task's site (prompt hints), the earlier replies in full, and the newest
-   * screenshots (this step's included) as raw JPEG frames, by step */
-  site: z.string().optional(),
-  replies: z.array(z.string()).optional(),
-  screenshots: z.array(z.object({ step: Count, frame: Count })).optional(),
   /** the actions the task offers (absent: stop is offered) */
   offers: ActionOffers.optional(),
-  /** for the trainable policy: this step's encoded observation (absent: inference encodes it) */
+};
+/** An act request for the trainable (tfjs) policy. */
+export const TfjsActRequest = z.object({
+  ...actRequestCommon,
+  policy: z.literal('tfjs'),
+  /** the URL of each earlier step and its action with the element named by role and name
+   * (src/model/trail.ts), oldest first */
+  trail: z.array(z.object({ url: z.string(), action: z.string() })),
+  /** this step's encoded observation (absent: inference encodes it) */
   features: PolicyFeatures.optional(),
 });
+/** An act request for a chat policy: it is stateless, so the request carries the episode's context. */
+export const ChatActRequest = z.object({
+  ...actRequestCommon,
+  policy: z.literal('chat'),
+  /** the task's site (prompt hints) */
+  site: z.string(),
+  /** the earlier replies in full, oldest first */
+  replies: z.array(z.string()),
+  /** the newest screenshots (this step's included) as raw JPEG frames, by step */
+  screenshots: z.array(z.object({ step: Count, frame: Count })),
+});
+/** An act request, by the kind of policy it is for: each kind's inputs are its own. */
+export const ActRequest = z.discriminatedUnion('policy', [TfjsActRequest, ChatActRequest]);
 export const ActReply = z.object({
   type: z.literal('act_reply'),
   episodeId: z.string(),
@@ -746,5 +761,7 @@ export function float32View(frame: Buffer): Float32Array {
 export type RegisteredMessage = z.infer<typeof Registered>;
 export type TaskAssignmentMessage = z.infer<typeof TaskAssignment>;
 export type ActRequestMessage = z.infer<typeof ActRequest>;
+export type TfjsActRequestMessage = z.infer<typeof TfjsActRequest>;
+export type ChatActRequestMessage = z.infer<typeof ChatActRequest>;
 export type ActReplyMessage = z.infer<typeof ActReply>;
 export type WeightsMessage = z.infer<typeof Weights>;

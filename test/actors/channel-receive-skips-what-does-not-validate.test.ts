@@ -21,6 +21,7 @@ test('Channel.receive returns the next valid message, counting the garbage befor
     await client.send({ type: 'heartbeat_ack' }); // valid protocol, wrong socket
     const request: ActRequestMessage = {
       type: 'act_request',
+      policy: 'tfjs',
       workerId: 'env-0',
       episodeId: 'e1',
       step: 4,
@@ -34,6 +35,7 @@ test('Channel.receive returns the next valid message, counting the garbage befor
         screenshotFrame: null,
       },
       history: [],
+      trail: [],
       greedy: true,
       temperature: 1,
     };

@@ -45,6 +45,7 @@ const observation = (nodes: number, flags = true) => {
 
 const actRequest = {
   type: 'act_request',
+  policy: 'tfjs',
   workerId: 'env-0',
   key: { id: 'local', tag: 'a1b2' },
   episodeId: 'e1',
@@ -53,9 +54,19 @@ const actRequest = {
   intent: 'Find the cheapest espresso machine',
   observation: observation(8),
   history: ['click [1003]', 'scroll [down]'],
+  trail: [{ url: 'http://127.0.0.1/', action: "click [link 'Home']" }],
   greedy: false,
   temperature: 1,
   offers: { stop: false },
+};
+
+/** The same step asked of a chat policy: its context instead of the trainable policy's trail. */
+const chatActRequest = {
+  ...Object.fromEntries(Object.entries(actRequest).filter(([k]) => k !== 'trail')),
+  policy: 'chat',
+  site: 'shopping',
+  replies: ['Thought: the list.\nAction: click [1003]', 'Thought: further down.\nAction: scroll [down]'],
+  screenshots: [{ step: 2, frame: 0 }],
 };
 
 const trajectory = {
@@ -87,6 +98,7 @@ const trajectory = {
 /** Valid messages for every socket, at least one per message type the fast checks cover. */
 const SAMPLES: [keyof typeof Inbound, Json][] = [
   ['actToInference', actRequest],
+  ['actToInference', chatActRequest],
   [
     'actToEnv',
     { type: 'act_reply', episodeId: 'e1', step: 2, reply: 'Action: click [1003]', policyVersion: 0 },

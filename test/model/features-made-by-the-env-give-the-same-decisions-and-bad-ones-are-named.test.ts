@@ -54,6 +54,7 @@ test('features pass the act request’s schema', () => {
   const input = inputs[0]!;
   const request = {
     type: 'act_request',
+    policy: 'tfjs',
     workerId: 'env-0',
     episodeId: 'e',
     step: input.step,
@@ -61,6 +62,7 @@ test('features pass the act request’s schema', () => {
     intent: input.intent,
     observation: { text: '', url: input.url, nodes: input.nodes, note: null, screenshotFrame: null },
     history: input.history,
+    trail: input.trail ?? [],
     greedy: true,
     temperature: 1,
     features: wire(featuresOf(input)),

@@ -59,6 +59,7 @@ const trajectory = (workerId: string, key: SpeakerKey | undefined, episodeId: st
 
 const actRequest = (workerId: string, key: SpeakerKey | undefined, episodeId: string) => ({
   type: 'act_request',
+  policy: 'tfjs',
   workerId,
   ...(key ? { key } : {}),
   episodeId,
@@ -79,6 +80,7 @@ const actRequest = (workerId: string, key: SpeakerKey | undefined, episodeId: st
     screenshotFrame: null,
   },
   history: [],
+  trail: [],
   greedy: true,
   temperature: 1,
 });

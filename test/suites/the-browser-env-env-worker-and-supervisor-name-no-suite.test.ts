@@ -15,6 +15,9 @@ const SUITE_FREE = [
   'src/envs/observation',
   'src/envs/actions',
   'src/actors/roles/env-role.ts',
+  'src/actors/roles/env-browser.ts',
+  'src/episode',
+  'src/strategies',
   'src/actors/supervisor',
   'src/loop',
 ];

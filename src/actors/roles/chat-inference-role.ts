@@ -38,18 +38,20 @@ export function readServedModel(runDir: string | null): { policyVersion: number;
 }
 
 function contextOf(message: ActRequestMessage, frames: readonly Buffer[]): EpisodeContext {
+  // a request for the trainable policy (a misconfigured peer) carries none of a chat policy's context
+  const chat = message.policy === 'chat' ? message : null;
   const images = new Map<number, string>();
-  for (const s of message.screenshots ?? []) {
+  for (const s of chat?.screenshots ?? []) {
     const frame = frames[s.frame];
     if (frame !== undefined) images.set(s.step, jpegDataUrl(frame));
   }
   return {
     intent: message.intent,
-    site: message.site ?? 'general',
+    site: chat?.site ?? 'general',
     url: message.observation.url,
     observation: message.observation.text,
     note: message.observation.note,
-    replies: message.replies ?? message.history,
+    replies: chat?.replies ?? message.history,
     images,
     ...(message.offers ? { offers: message.offers } : {}),
   };

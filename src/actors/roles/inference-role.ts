@@ -4,6 +4,7 @@
 // chose it. A request is answered only for the env worker it names, by that worker's key
 // (src/run/speaker-check.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { policyInputOf } from '../../episode/policy-input.js';
 import {
   type EncodedObservation,
   encodedFrom,
@@ -24,7 +25,6 @@ import { SeededRandom } from '../../util/index.js';
 import { actSocket } from './act-socket.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
-import { policyInputOf } from './policy-input.js';
 import { freshPolicy, startingPolicy } from './starting-policy.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
@@ -105,7 +105,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
   const observationOf = (
     message: ActRequestMessage,
   ): { encoded: EncodedObservation; excluded: ReadonlySet<number> } => {
-    if (message.features !== undefined) {
+    if (message.policy === 'tfjs' && message.features !== undefined) {
       try {
         const decoded = encodedFrom(message.features, policy.options.buckets);
         if (ctx.counters.featuresUsed === undefined) ctx.log.info("acting on the env workers' features");

@@ -1,0 +1,93 @@
+// An episode run as a search over its rollouts (src/search/branch-search.ts): each rollout after
+// the first starts on a freshly reset host under its own id, and goes back to a page found
+// earlier. Collection's branch search and test-time search both run it, with their own budget,
+// pick and acting; what the search did is counted here, under the same names for both.
+import type { Observation } from '../envs/index.js';
+import {
+  type BranchSearchOptions,
+  branchSearch,
+  type CellRank,
+  type Decision,
+  type Taken,
+} from '../search/index.js';
+import { mixSeeds, SeededRandom } from '../util/index.js';
+import type { Episode, Outcome } from './strategy.js';
+
+/** The counters every search keeps, in words. */
+export const SEARCH_METRICS = {
+  searchRollouts: 'rollouts',
+  searchCells: 'pages found',
+  searchDiverged: 'ways back that diverged',
+  searchByUrl: 'ways back by URL',
+  searchSuccesses: 'successes',
+  searchSuccessesAfterDeadEnds: 'successes after dead ends',
+} as const;
+
+export interface RolloutSearch {
+  budget: number;
+  pick: NonNullable<BranchSearchOptions['pick']>;
+  /** the action on `page` in rollout `rollout`, not one of `avoid` while another is left */
+  act(
+    page: Observation,
+    taken: readonly Taken[],
+    rollout: number,
+    avoid: ReadonlySet<string> | undefined,
+  ): Promise<Decision>;
+  progress?(page: Observation, taken: readonly Taken[]): number;
+}
+
+/** How cells are drawn (collect.search_rank). */
+function rankOf(collect: Episode['config']['collect']): CellRank {
+  if (collect.search_rank === 'value') return { by: 'value', temperature: collect.search_value_temperature };
+  if (collect.search_rank === 'progress')
+    return { by: 'progress', temperature: collect.search_progress_temperature };
+  return { by: 'visits' };
+}
+
+export async function searchRollouts(episode: Episode, o: RolloutSearch): Promise<Outcome> {
+  const { assignment, config, offers, labels } = episode;
+  const { collect } = config;
+  let rollout = 0;
+  const searched = await branchSearch({
+    budget: o.budget,
+    burst: collect.search_burst,
+    horizon: assignment.horizon,
+    rank: rankOf(collect),
+    pick: o.pick,
+    revisitByUrl: collect.search_by_url && offers.navigation !== false,
+    random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
+    start: async (k) => {
+      rollout = k;
+      return episode.start(k);
+    },
+    step: (action, policyVersion) => episode.step(action, policyVersion),
+    act: (page, taken, avoid) => o.act(page, taken, rollout, avoid),
+    ...(o.progress ? { progress: o.progress } : {}),
+    onRollout: (s) => {
+      labels.search =
+        `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}` +
+        (s.bestValue === null ? '' : `, best value ${s.bestValue.toFixed(2)}`) +
+        (s.bestProgress === null ? '' : `, best progress ${s.bestProgress.toFixed(2)}`);
+    },
+  });
+  delete labels.search;
+  episode.count('searchRollouts', searched.stats.rollouts);
+  episode.count('searchCells', searched.stats.cells);
+  episode.count('searchDiverged', searched.stats.diverged);
+  episode.count('searchByUrl', searched.stats.byUrl);
+  // What the search left unfinished goes; the last finished rollout is what it reports.
+  await episode.env.abandon();
+  if (searched.success) {
+    // how often a success came after dead ends: what an exploratory trajectory could teach
+    episode.count('searchSuccesses');
+    if (searched.rollouts.length > 1) episode.count('searchSuccessesAfterDeadEnds');
+  }
+  return {
+    record: searched.record,
+    taken: searched.taken,
+    envSteps: searched.stats.envSteps,
+    revisited: searched.revisited,
+    rollouts: searched.rollouts,
+    search: searched.stats,
+  };
+}

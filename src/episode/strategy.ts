@@ -1,0 +1,73 @@
+// What a collection or evaluation strategy plugs into the episode runner with (src/strategies):
+// a decision before the policy's (stop probes), a run of its own in place of the plain loop (a
+// search), or what is kept of a finished episode (exploratory keep). A strategy says which
+// counters it keeps, in words, and what it adds to the episode's result (`search`).
+
+import type { Config } from '../config/index.js';
+import type { Action, BrowserEnv, EpisodeRecord, Observation, StepResult } from '../envs/index.js';
+import type { PolicyFeatures, PolicyInput } from '../model/without-tfjs.js';
+import type { ActionOffers, TaskAssignmentMessage } from '../protocol/index.js';
+import type { Decision, Rollout, RolloutStep, SearchStats, Taken } from '../search/index.js';
+import type { DecideOptions } from './acting.js';
+
+/** What an episode came to: what its trajectory and its result are made from. */
+export interface Outcome {
+  /** the scored record of the rollout reported (null: none finished) */
+  record: EpisodeRecord | null;
+  /** that rollout's steps as the policy took them */
+  taken: Taken[];
+  /** what the episode cost in env steps: a search's replayed and acted steps all count */
+  envSteps: number;
+  /** the first steps of `taken` that the record holds as one goto */
+  revisited?: number;
+  /** a search's rollouts, in the order taken, the reported one last */
+  rollouts?: readonly Rollout[];
+  /** the steps the trajectory keeps instead of the record's (exploratory keep) */
+  kept?: RolloutStep[];
+  /** a search's work: the result's `search` extra */
+  search?: SearchStats & { backSteps?: number };
+}
+
+/** One episode as a strategy sees it. */
+export interface Episode {
+  readonly assignment: TaskAssignmentMessage;
+  readonly config: Config;
+  readonly env: BrowserEnv;
+  readonly offers: ActionOffers;
+  /** the worker's counters (shown in status and the live view) and labels */
+  readonly counters: Record<string, number>;
+  readonly labels: Record<string, string>;
+  /** the first rollout's first page */
+  readonly first: Observation;
+  /** Rollout `k`'s first page: `first` for 0, else a freshly reset host under the rollout's own id. */
+  start(k: number): Promise<Observation>;
+  step(action: Action | string, policyVersion: number): Promise<StepResult>;
+  /** The action on `page` after `taken`: a strategy's before the policy's, else the policy's. */
+  act(page: Observation, taken: readonly Taken[], o?: DecideOptions): Promise<Decision>;
+  /** What the trainable policy reads of `page` after `taken`, and its features. */
+  policyInput(page: Observation, taken: readonly Taken[]): PolicyInput;
+  features(page: Observation, taken: readonly Taken[]): PolicyFeatures;
+  count(key: string, by?: number): void;
+  warnOnce(key: string, message: string): void;
+}
+
+/** A strategy's decision before the policy is asked (null: ask it), and the answers it must not draw. */
+export interface Preempt {
+  decision: Decision | null;
+  failed: ReadonlySet<string>;
+}
+
+export interface Strategy {
+  /** the name its counters are shown under */
+  readonly name: string;
+  /** the worker counters it keeps, each in the words a user reads it in */
+  readonly metrics: Readonly<Record<string, string>>;
+  /** whether it takes part in an episode */
+  takesPart(assignment: TaskAssignmentMessage): boolean;
+  /** A decision before the policy's on `page` (null: the strategy has nothing to say here). */
+  before?(episode: Episode, page: Observation, taken: readonly Taken[]): Promise<Preempt | null>;
+  /** Runs the episode in place of the plain loop; the first strategy taking part that has one runs. */
+  run?(episode: Episode): Promise<Outcome>;
+  /** What is kept of the finished episode. */
+  keep?(episode: Episode, outcome: Outcome): Outcome;
+}
