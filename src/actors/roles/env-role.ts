@@ -97,7 +97,8 @@ export const envRole: RoleMain = async (ctx) => {
       trajectory,
       (m) => m.episodeId === trajectory.episodeId,
       {
-        ...acknowledged,
+        // no cap: replay holds a write a full disk refused and acknowledges it once space returns
+        waitMs: ACK_TIMEOUT_MS,
         goesOn: whileRunning,
         onUnanswered: (attempt) =>
           ctx.log.warn(
