@@ -10,7 +10,7 @@ import { configuredFiles, webArenaHosts } from '../task-files.js';
 import { verifiedHooks } from './hooks.js';
 import { readVerifiedSplit, verifiedLabels, verifiedTask } from './tasks.js';
 
-export { readAgentLogs, readLoggedHosts, writeAgentLogs } from './agent-logs.js';
+export { RESPONSE_FILE, readAgentLogs, readLoggedHosts, TRACE_FILE, writeAgentLogs } from './agent-logs.js';
 export { answerError, verifiedDerender, verifiedHooks } from './hooks.js';
 export { NetworkTrace } from './network-trace.js';
 export { decidingEvaluator, type EvaluatorScore, scoreTask, type TaskScore } from './score.js';

@@ -70,7 +70,8 @@ export class NetworkTrace {
         bodySize: postText?.length ?? 0,
       },
       response: {
-        status: response?.status() ?? 0,
+        // a request that got no response: -1, as Playwright's HAR writes it and their references expect
+        status: response?.status() ?? -1,
         statusText: response?.statusText() ?? (request.failure()?.errorText || ''),
         httpVersion: 'HTTP/1.1',
         headers: responseHeaders,
