@@ -64,6 +64,9 @@ export function verifiedHooks(o: VerifiedHookOptions): EpisodeHooks {
     evaluator: VERIFIED_EVALUATOR,
     async start({ page, task }) {
       const t = taskOf(task);
+      // an episode abandoned without a verdict leaves its trace listening: end it here
+      if (trace) await trace.stop();
+      trace = null;
       // only where an evaluator reads the trace, or where the logs are written for their scorer
       if (t.eval.some((e) => e.evaluator === 'NetworkEventEvaluator') || o.logDir !== null)
         trace = new NetworkTrace(page.context());
