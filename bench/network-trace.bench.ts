@@ -12,7 +12,8 @@ import {
   networkEvents,
 } from '../src/envs/index.js';
 import { verified } from '../src/suites/index.js';
-import { oursSide, type Side, serveShop } from './env.bench.js';
+import { oursSide, serveShop } from './env.bench.js';
+import { offOnRounds } from './off-on-rounds.js';
 
 export interface NetworkTraceBenchResult {
   method: string;
@@ -68,43 +69,11 @@ export async function networkTraceBench(
     last = { entries: har.log.entries.length, harBytes: JSON.stringify(har).length };
   };
   try {
-    const sides: [string, Side][] = [
-      ['off', off],
-      ['on', on],
-    ];
-    const ms = new Map<string, number[]>([
-      ['off', []],
-      ['on', []],
-    ]);
-    for (const [, side] of sides) {
-      await side.start(start);
-      for (let s = 0; s < 5; s++) await side.step(s); // warm-up
-      await side.end();
-    }
-    await endTraced();
-    for (let round = 0; round < opts.rounds; round++) {
-      const first = round * opts.stepsPerRound;
-      if (round % 10 === 0) {
-        for (const [name, side] of sides) {
-          if (round > 0) {
-            await side.end();
-            if (name === 'on') await endTraced();
-          }
-          await side.start(start);
-        }
-      }
-      for (const [name, side] of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const t0 = performance.now();
-        for (let s = first; s < first + opts.stepsPerRound; s++) await side.step(s);
-        ms.get(name)!.push((performance.now() - t0) / opts.stepsPerRound);
-      }
-    }
-    for (const [name, side] of sides) {
-      await side.end();
+    const ms = await offOnRounds(off, on, start, opts.rounds, opts.stepsPerRound, async (name) => {
       if (name === 'on') await endTraced();
-    }
-    const offMs = median(ms.get('off')!);
-    const onMs = median(ms.get('on')!);
+    });
+    const offMs = median(ms.off);
+    const onMs = median(ms.on);
     return {
       method:
         "BrowserEnv steps (env.bench's click + load wait + observe on a 60-product listing) without and with " +

@@ -409,7 +409,7 @@ export class BrowserEnv {
     if (!ep) throw new Error('step() before reset(): start an episode with reset(task) first');
     const reply = typeof replyOrAction === 'string' ? replyOrAction : null;
     const read = typeof replyOrAction === 'string' ? this.parse(replyOrAction) : replyOrAction;
-    // an answer in a form the suite cannot read (WebArena-Verified's JSON response) is an invalid action
+    // an answer in a form the suite cannot read (a structured response, say) is an invalid action
     const answerError =
       read.type === 'stop' ? (this.config.hooks?.checkAnswer?.(read.answer, ep.task) ?? null) : null;
     const parsed: Action = answerError === null ? read : { type: 'none', error: answerError };
