@@ -83,6 +83,8 @@ export const webArenaVerifiedSuite: TaskSuite = {
       return byId;
     };
     const logDir = ctx.runDir === null ? null : path.join(ctx.runDir, AGENT_LOGS_DIR);
+    // where WebArena's logins are kept, as for WebArena's own files
+    const authDir = path.join(ctx.runDir ?? '.', 'auth', ctx.workerId);
     return {
       origins: originsOf(Object.fromEntries(hosts)),
       browser: {
@@ -93,7 +95,7 @@ export const webArenaVerifiedSuite: TaskSuite = {
         const found = load(ref.file).get(ref.id);
         if (!found) throw new Error(`no task ${ref.id} in ${ref.file}`);
         return {
-          task: verifiedTask(found.task, ref.file, found.entry, hosts),
+          task: verifiedTask(found.task, ref.file, found.entry, hosts, authDir),
           label: { template: `template ${found.task.intent_template_id}`, tier: null },
         };
       },

@@ -163,13 +163,27 @@ export function rendered<T>(value: T, hosts: ReadonlyMap<string, string>): T {
   return visit(value) as T;
 }
 
-/** The episode's Task: start URLs with hosts filled in; its evaluators stay in the suite (eval: null). */
+/** The sites WebArena logs into, each by a storage state its auto_login script makes. */
+const LOGIN_SITES = new Set(['shopping', 'shopping_admin', 'reddit', 'gitlab']);
+
+/**
+ * The episode's Task: start URLs with hosts filled in; its evaluators stay in the suite (eval: null).
+ * The entries name no login (their harness logs in); with `authDir`, a task on sites that need one
+ * starts from WebArena's storage state for them, as WebArena's own entries name it
+ * (`.auth/gitlab.reddit_state.json`: the sites sorted, joined by "."), null without.
+ */
 export function verifiedTask(
   t: VerifiedTask,
   file: string,
   entry: number,
   hosts: ReadonlyMap<string, string>,
+  authDir: string | null = null,
 ): Task {
+  const logins = t.sites.filter((s) => LOGIN_SITES.has(s)).sort();
+  const storageState =
+    authDir === null || logins.length === 0
+      ? null
+      : path.resolve(authDir, '.auth', `${logins.join('.')}_state.json`);
   return {
     kind: VERIFIED_FORMAT,
     confined: true,
@@ -177,8 +191,8 @@ export function verifiedTask(
     intent: t.intent,
     sites: t.sites,
     startUrls: t.start_urls.map((u) => rendered(u, hosts)),
-    requireLogin: false,
-    storageState: null,
+    requireLogin: storageState !== null,
+    storageState,
     eval: null,
     intentTemplateId: t.intent_template_id,
     source: { file, entry, format: VERIFIED_FORMAT },
