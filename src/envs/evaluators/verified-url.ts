@@ -29,10 +29,16 @@ function ignoredKey(key: string, o: UrlOptions): boolean {
   });
 }
 
-/** A path segment holding a base64 query string ("a=1&b=2"), decoded; null when it is not one. */
+/**
+ * A path segment holding a base64 query string ("a=1&b=2"), decoded; null when it is not one.
+ * Magento writes it URL-safe, with "," for the padding "=".
+ */
 function base64Query(segment: string): URLSearchParams | null {
-  if (segment.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(segment)) return null;
-  const text = Buffer.from(segment.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  if (segment.length < 8 || !/^[A-Za-z0-9+/_-]+[=,]{0,2}$/.test(segment)) return null;
+  const text = Buffer.from(
+    segment.replace(/-/g, '+').replace(/_/g, '/').replace(/,/g, '='),
+    'base64',
+  ).toString('utf8');
   if (!/^[\x20-\x7E]+$/.test(text) || !/^[^=&]+=[^&]*(&[^=&]+=[^&]*)*$/.test(text)) return null;
   return new URLSearchParams(text);
 }
