@@ -8,41 +8,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { HarEntry } from '../../src/envs/index.js';
 import { projectRoot } from '../../src/util/paths.js';
+import { harEntry as entry } from '../helpers/har-entry.js';
 import { runCli } from '../helpers/run-fixture.js';
 
 const tasks = path.join(projectRoot, '..', 'shared', 'data', 'webarena-verified', 'webarena-verified.json');
 const GITLAB = 'http://localhost:8023';
-
-function entry(
-  method: string,
-  url: string,
-  status: number,
-  o: Partial<{ body: unknown; type: string; form: string }> = {},
-): HarEntry {
-  const text = o.form ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-  return {
-    startedDateTime: new Date().toISOString(),
-    time: 1,
-    request: {
-      method,
-      url,
-      headers: [{ name: 'Referer', value: `${GITLAB}/` }],
-      ...(text === undefined
-        ? {}
-        : {
-            postData: { mimeType: o.form ? 'application/x-www-form-urlencoded' : 'application/json', text },
-          }),
-    },
-    response: {
-      status,
-      headers: [],
-      content: { mimeType: o.type === 'document' ? 'text/html' : 'application/json' },
-    },
-    ...(o.type ? { _resourceType: o.type } : {}),
-  };
-}
 
 function write(dir: string, id: number, response: unknown, entries: unknown[] | string | null): void {
   const taskDir = path.join(dir, String(id));
@@ -68,7 +39,7 @@ test('score gives each task its score, deciding evaluator and reason, and names 
     entry('GET', `${GITLAB}/primer/design/-/merge_requests/450`, 200, { type: 'document' }),
     entry('POST', `${GITLAB}/primer/design/notes?target_id=139245&target_type=merge_request`, 200, {
       type: 'xhr',
-      body: {
+      json: {
         note: { noteable_type: 'MergeRequest', note: 'Thanks, working on reviews', noteable_id: 139245 },
       },
     }),
@@ -77,7 +48,7 @@ test('score gives each task its score, deciding evaluator and reason, and names 
   write(dir, 446, mutated, [
     entry('PUT', `${GITLAB}/a11yproject/a11yproject.com/-/issues/1478.json?serializer=sidebar`, 200, {
       type: 'fetch',
-      body: { issue: { assignee_ids: [2330] } },
+      json: { issue: { assignee_ids: [2330] } },
     }),
   ]);
   // a navigate task: the last navigation decides; ignored query parameters do not count

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { test } from 'node:test';
 import {
   evaluateNetworkEvents,
-  type HarEntry,
   type NetworkEventEvaluatorConfig,
   networkEvents,
   VerifiedTaskSchema,
 } from '../../src/envs/index.js';
 import { verified } from '../../src/suites/index.js';
 import { projectRoot } from '../../src/util/paths.js';
+import { harEntry as entry } from '../helpers/har-entry.js';
 
 const file = path.join(projectRoot, '..', 'shared', 'data', 'webarena-verified', 'webarena-verified.json');
 const tasks = new Map(
@@ -36,35 +36,7 @@ function check(id: number, index = 0): { config: NetworkEventEvaluatorConfig; ta
   return { config, taskType: response.expected.task_type };
 }
 
-type Event = Partial<{
-  headers: Record<string, string>;
-  form: string;
-  json: unknown;
-  setCookie: string;
-  type: string;
-}>;
-
-function entry(method: string, url: string, status: number, o: Event = {}): HarEntry {
-  return {
-    startedDateTime: new Date().toISOString(),
-    time: 1,
-    request: {
-      method,
-      url,
-      headers: Object.entries(o.headers ?? {}).map(([name, value]) => ({ name, value })),
-      ...(o.form ? { postData: { mimeType: 'application/x-www-form-urlencoded', text: o.form } } : {}),
-      ...(o.json ? { postData: { mimeType: 'application/json', text: JSON.stringify(o.json) } } : {}),
-    },
-    response: {
-      status,
-      headers: o.setCookie ? [{ name: 'Set-Cookie', value: o.setCookie }] : [],
-      content: { mimeType: o.type === 'document' ? 'text/html' : 'application/json' },
-    },
-    _resourceType: o.type ?? 'xhr',
-  };
-}
-
-function score(id: number, entries: HarEntry[], index = 0): { score: number; why: string } {
+function score(id: number, entries: ReturnType<typeof entry>[], index = 0): { score: number; why: string } {
   const { config, taskType } = check(id, index);
   const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries } };
   return evaluateNetworkEvents(config, networkEvents(har), { taskType, derender });
