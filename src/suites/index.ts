@@ -3,6 +3,7 @@
 export { makePageTask, suiteWorkerContext } from './context.js';
 export { autoSuiteName, BUILT_IN_SUITES, loadSuite, SuiteError } from './registry.js';
 export type {
+  AnswerFormat,
   PageTask,
   Split,
   SuiteBrowser,
@@ -15,3 +16,4 @@ export type {
   TaskSuite,
 } from './suite.js';
 export { TaskFiles, taskFileTasks, webArenaHosts } from './task-files.js';
+export * as verified from './webarena-verified/index.js';

@@ -58,12 +58,15 @@ export interface SuiteTasks {
   describe: string;
 }
 
+/** The form a stop's answer takes: free text (default), or WebArena-Verified's JSON response. */
+export type AnswerFormat = 'text' | 'webarena-verified';
+
 /** How the browser shows and runs the suite's pages. */
 export interface SuiteBrowser {
   /** the page size in CSS pixels (default WebArena's 1280×720) */
   viewport?: { width: number; height: number };
   /** the actions offered beyond the page's own (default: `stop [answer]` and navigation are offered) */
-  offers?: { stop: boolean; navigation?: boolean };
+  offers?: { stop: boolean; navigation?: boolean; answer?: AnswerFormat };
   /** BrowserGym's `clickable`/`visible` flags in the tree text (default off; `env.observation_flags` overrides) */
   flags?: boolean;
   /** per episode in the browser: starting the page's own episode, its end, its verdict */
