@@ -445,6 +445,14 @@ export const Config = z
       .default([1]),
     /** external WebArena host (TTI's key); null runs the embedded MiniArena */
     webarena_host: z.string().nullable().default(null),
+    /**
+     * WebArena-Verified's env-ctrl per site (site → its base URL, e.g. shopping:
+     * http://host:8877): a task that changes a site resets it there (POST /reset, then GET /health)
+     * before the next task on it runs (docs/envs.md, "Resets and task order"); {} resets nothing
+     */
+    env_ctrl: z.record(z.string(), z.string().url()).default({}),
+    /** how long one site's reset (POST /reset until GET /health answers 2xx) may take */
+    env_ctrl_timeout_ms: PositiveInt.default(600000),
     tasks: TasksConfig,
     collect: CollectConfig,
     model: ModelConfig,

@@ -58,6 +58,7 @@ import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
 import { HostHealth } from './host-health.js';
 import { policyInputOf } from './policy-input.js';
+import { resetChangedSites } from './site-reset.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
 const TASK_REQUEST_TIMEOUT_MS = 5000;
@@ -633,6 +634,7 @@ export const envRole: RoleMain = async (ctx) => {
         `${record?.steps.length ?? 0} steps, reward ${reward}${kept ? ', kept' : ''}` +
         `${record ? ` (${record.verdict.why})` : ''}${searched}`,
     );
+    await resetChangedSites(host, task, health, ctx);
     await reportResult({
       type: 'episode_result',
       workerId: ctx.workerId,

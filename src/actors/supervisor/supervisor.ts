@@ -65,7 +65,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const specs = workerSpecs(config);
 
   const mode: RunMode = options.mode ?? { kind: 'train' };
-  const { trainTasks, testTasks, labels } = await runTasks(
+  const { trainTasks, testTasks, labels, claimOf } = await runTasks(
     config,
     (split) => mode.kind === 'train' || mode.split === split,
     log,
@@ -119,7 +119,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       if (w.spec.role === 'env') void workers.send(w.spec.id, message);
   };
 
-  const queue = new EpisodeQueue();
+  const queue = new EpisodeQueue(claimOf);
   const trainer = new TrainCoordinator(() => workers.first('learner'));
   const workers: WorkerPool = new WorkerPool(system, specs, {
     config,
