@@ -196,11 +196,12 @@ def tiny_random(samples: list[dict], where: str):
     )
     config = LlavaConfig(
         vision_config=CLIPVisionConfig(
-            hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
+            hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=2,
             image_size=32, patch_size=8,
         ),
         text_config=LlamaConfig(
-            vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+            # head_dim 32: a size every vLLM attention backend takes
+            vocab_size=len(tokenizer), hidden_size=128, intermediate_size=256, num_hidden_layers=2,
             num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=32768,
             pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
             eos_token_id=tokenizer.eos_token_id,
