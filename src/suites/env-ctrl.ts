@@ -81,17 +81,19 @@ export async function resetSite(site: string, base: string, timeoutMs: number): 
 
 /**
  * Resets the given sites one after another through the configured env-ctrl endpoints (sites with
- * none are left alone); resolves with the total time, or throws at the first that fails.
+ * none are left alone); resolves with the sites reset, or throws at the first that fails.
  */
 export async function resetSites(
   sites: readonly string[],
   endpoints: Readonly<Record<string, string>>,
   timeoutMs: number,
-): Promise<number> {
-  let ms = 0;
+): Promise<string[]> {
+  const reset: string[] = [];
   for (const site of new Set(sites)) {
     const base = endpoints[site];
-    if (base !== undefined) ms += await resetSite(site, base, timeoutMs);
+    if (base === undefined) continue;
+    await resetSite(site, base, timeoutMs);
+    reset.push(site);
   }
-  return ms;
+  return reset;
 }

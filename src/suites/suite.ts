@@ -85,8 +85,11 @@ export interface SuiteHost {
   task(ref: TaskRef): { task: Task; label: TaskLabel };
   /** before each episode, on the host's side (MiniArena goes back to its seeded state) */
   beforeEpisode?(): Promise<void>;
-  /** puts sites back in their first state (env-ctrl's POST /reset), after a task that changed them */
-  resetSites?(sites: readonly string[]): Promise<void>;
+  /**
+   * puts sites back in their first state (env-ctrl's POST /reset), after a task that changed them;
+   * resolves with the sites it reset (those it has a way to), throws when one fails
+   */
+  resetSites?(sites: readonly string[]): Promise<readonly string[]>;
   /** the `host-down` fault: the host stops answering for `ms`, then comes back as it was */
   outage?(ms: number): Promise<void>;
   /** stops what `start` started */

@@ -11,8 +11,10 @@ import { test } from 'node:test';
 import { HostHealth } from '../../src/actors/roles/host-health.js';
 import { resetChangedSites } from '../../src/actors/roles/site-reset.js';
 import { startMiniArenaHost } from '../../src/arena/index.js';
+import { resolveConfig } from '../../src/config/index.js';
 import type { WebArenaEval } from '../../src/envs/index.js';
-import { resetSite, resetSites } from '../../src/suites/index.js';
+import { resetSite, resetSites, suiteWorkerContext } from '../../src/suites/index.js';
+import { webArenaHost } from '../../src/suites/webarena/index.js';
 import { cliEntry, projectRoot } from '../../src/util/index.js';
 
 /** `tti-run arena serve --port 0`: resolves with its origin and the shop's env-ctrl once it is up. */
@@ -60,7 +62,7 @@ test('a site-changing task is reset through env-ctrl; a failed reset makes its h
 
   const endpoints: Record<string, string> = { shopping: envCtrl };
   const host = {
-    resetSites: (sites: readonly string[]) => resetSites(sites, endpoints, 5000).then(() => {}),
+    resetSites: (sites: readonly string[]) => resetSites(sites, endpoints, 5000),
   };
   const ctx = { counters: {} as Record<string, number>, log: { info: () => {}, warn: () => {} } };
   const labels: string[] = [];
@@ -125,5 +127,33 @@ test('a slow reset is waited out through /health, and one past its deadline name
   await assert.rejects(
     resetSite('gitlab', arena.envCtrl.gitlab, 600),
     /gitlab did not come back healthy within 600 ms of its reset \(.*\/health: 503: gitlab is restarting\)/,
+  );
+});
+
+test('the WebArena suite’s host resets the sites env_ctrl names, and only where env_ctrl is set', async (t) => {
+  const arena = await startMiniArenaHost();
+  t.after(() => arena.close());
+  const hostFor = (envCtrl: Record<string, string>) =>
+    webArenaHost(
+      suiteWorkerContext({
+        config: resolveConfig({ webarena_host: 'localhost', env_ctrl: envCtrl }, 'test'),
+        workerId: 'env-0',
+        runDir: null,
+        log: { info: () => {}, warn: () => {} },
+      }),
+      'webarena',
+    );
+  const host = await hostFor({ shopping: arena.envCtrl.shopping });
+  assert.ok(host.resetSites);
+  assert.deepEqual(await host.resetSites(['shopping', 'wikipedia']), ['shopping']);
+  assert.deepEqual(
+    arena.envCtrlResets,
+    { shopping: 1, reddit: 0, gitlab: 0 },
+    'a site without env-ctrl is left',
+  );
+  assert.equal((await hostFor({})).resetSites, undefined, 'no env_ctrl: nothing to reset with');
+  assert.throws(
+    () => resolveConfig({ env_ctrl: { shopping: 'not a url' } }, 'test.yaml'),
+    /env_ctrl\.shopping/,
   );
 });

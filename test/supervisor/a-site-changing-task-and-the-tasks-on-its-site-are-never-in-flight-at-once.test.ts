@@ -57,7 +57,7 @@ async function runPhase(
   const overlaps = new Set<string>();
   const dirtyReads: string[] = [];
   const ctx = { counters: {} as Record<string, number>, log: { info: () => {}, warn: () => {} } };
-  const host = { resetSites: (s: readonly string[]) => resetSites(s, arena.envCtrl, 5000).then(() => {}) };
+  const host = { resetSites: (s: readonly string[]) => resetSites(s, arena.envCtrl, 5000) };
   const health = new HostHealth(
     () => [arena.origin],
     () => {},

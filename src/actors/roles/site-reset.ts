@@ -28,16 +28,18 @@ export async function resetChangedSites(
   const sites = claim.sites.join(', ');
   const reset = async (): Promise<string | null> => {
     const started = Date.now();
+    let reset: readonly string[];
     try {
-      await resetSites(claim.sites);
+      reset = await resetSites(claim.sites);
     } catch (error) {
       count('resetFailures');
       return `reset of ${sites} failed: ${(error as Error).message}`;
     }
+    if (reset.length === 0) return null;
     const ms = Date.now() - started;
-    count('resets', claim.sites.length);
+    count('resets', reset.length);
     count('resetMs', ms);
-    ctx.log.info(`task ${task.id} changed ${sites}: reset in ${ms} ms`);
+    ctx.log.info(`task ${task.id} changed ${sites}: ${reset.join(', ')} reset in ${ms} ms`);
     return null;
   };
   const failed = await reset();

@@ -22,7 +22,7 @@ export async function webArenaHost(ctx: SuiteWorkerContext, suite: string): Prom
     browser: {},
     task: (ref) => files.task(ref),
     ...(Object.keys(envCtrl).length > 0
-      ? { resetSites: async (sites) => void (await resetSites(sites, envCtrl, resetTimeoutMs)) }
+      ? { resetSites: (sites) => resetSites(sites, envCtrl, resetTimeoutMs) }
       : {}),
     outage: async () => ctx.log.warn('host-down needs a host the worker runs itself; WebArena is left alone'),
     close: async () => {},
