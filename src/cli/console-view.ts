@@ -68,6 +68,17 @@ export function renderRun(
         down.map((w) => `${w.id}: ${w.labels.host ?? 'unreachable'}`).join('; '),
     );
   }
+  // Sites put back through env-ctrl after site-changing tasks, and what that cost.
+  const resetting = envs.filter((w) => (w.counters.resets ?? 0) + (w.counters.resetFailures ?? 0) > 0);
+  if (resetting.length > 0) {
+    const sum = (key: string) => resetting.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
+    const resets = sum('resets');
+    const mean = resets > 0 ? Math.round(sum('resetMs') / resets) : 0;
+    lines.push(
+      `resets    ${resets} site resets, ${(sum('resetMs') / 1000).toFixed(1)} s in all (${mean} ms each)` +
+        `   ${sum('resetFailures')} failed`,
+    );
+  }
   // Search while collecting (collect.search): what the env workers' searches did, and the ones in flight.
   const searching = envs.filter((w) => (w.counters.searchRollouts ?? 0) > 0);
   if (searching.length > 0) {

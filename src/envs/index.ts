@@ -84,6 +84,7 @@ export {
   validateTaskFiles,
 } from './tasks/load.js';
 export type { EvalType, ProgramHtmlTarget, WebArenaEval } from './tasks/schema.js';
+export { type SiteClaim, type SiteClaims, siteClaimOf } from './tasks/site-claim.js';
 export type { Task, TaskFileFormat, TaskIssue, TaskKind } from './tasks/task.js';
 export { formatTaskIssue, TaskFileError } from './tasks/task.js';
 // episode records, task labels, the notes' text: also reachable without loading the browser

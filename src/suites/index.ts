@@ -1,6 +1,7 @@
 // Task suites: each benchmark behind one interface (suite.ts), the built-in ones in their own
 // folders, and the registry that picks the run's (docs/envs.md, "Task suites").
 export { makePageTask, suiteWorkerContext } from './context.js';
+export { EnvCtrlError, resetSite, resetSites } from './env-ctrl.js';
 export { autoSuiteName, BUILT_IN_SUITES, loadSuite, SuiteError } from './registry.js';
 export type {
   AnswerFormat,
