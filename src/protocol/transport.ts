@@ -17,6 +17,75 @@ export interface SocketTuning {
   heartbeatTimeoutMs: number;
   /** CURVE keys for sockets off loopback (src/protocol/curve.ts; the key file: src/run/curve-keys.ts); none on ipc and loopback */
   curve?: CurveSocketKeys;
+  /** frame sizes and queue depths (config `transport.limits`); DEFAULT_LIMITS when absent */
+  limits?: SocketLimits;
+}
+
+/**
+ * What one socket may hold. libzmq refuses a frame over ZMQ_MAXMSGSIZE from its length prefix,
+ * before allocating it, by cutting that peer's connection (the peer redials; the frame is gone):
+ * a peer cannot make a process buffer more than this per frame. High-water marks bound how many
+ * messages wait in each direction.
+ */
+export interface SocketLimits {
+  /** control, tasks, status, events, act, probe: commands, episodes, one step's observation */
+  frameBytes: number;
+  /** trajectories and samples: a whole trajectory or a batch of them (replay's record cap) */
+  trajectoryFrameBytes: number;
+  /** weights: one tensor of a policy */
+  weightsFrameBytes: number;
+  sendHighWaterMark: number;
+  receiveHighWaterMark: number;
+}
+
+const MiB = 1024 * 1024;
+export const DEFAULT_LIMITS: SocketLimits = {
+  frameBytes: 16 * MiB,
+  trajectoryFrameBytes: 256 * MiB,
+  weightsFrameBytes: 1024 * MiB,
+  sendHighWaterMark: 1000,
+  receiveHighWaterMark: 1000,
+};
+
+/** The limits config `transport.limits` gives (sizes in MiB). */
+export function socketLimits(config: {
+  frame_mb: number;
+  trajectory_frame_mb: number;
+  weights_frame_mb: number;
+  send_hwm: number;
+  receive_hwm: number;
+}): SocketLimits {
+  return {
+    frameBytes: config.frame_mb * MiB,
+    trajectoryFrameBytes: config.trajectory_frame_mb * MiB,
+    weightsFrameBytes: config.weights_frame_mb * MiB,
+    sendHighWaterMark: config.send_hwm,
+    receiveHighWaterMark: config.receive_hwm,
+  };
+}
+
+/** The largest frame the socket named `name` takes: sized for its largest legitimate message. */
+export function frameLimit(limits: SocketLimits, name: string): number {
+  if (name === 'weights') return limits.weightsFrameBytes;
+  if (name === 'trajectories' || name === 'samples') return limits.trajectoryFrameBytes;
+  return limits.frameBytes;
+}
+
+/**
+ * libzmq options for a socket named `name`: its frame limit and the high-water marks of the
+ * directions it has (zeromq.js refuses an option a socket type lacks: PUB and PUSH only send, SUB
+ * and PULL only receive).
+ */
+export function limitOptions(
+  limits: SocketLimits,
+  name: string,
+  directions: { send: boolean; receive: boolean } = { send: true, receive: true },
+): object {
+  return {
+    maxMessageSize: frameLimit(limits, name),
+    ...(directions.send ? { sendHighWaterMark: limits.sendHighWaterMark } : {}),
+    ...(directions.receive ? { receiveHighWaterMark: limits.receiveHighWaterMark } : {}),
+  };
 }
 
 export const DEFAULT_TUNING: SocketTuning = {
@@ -29,10 +98,41 @@ export const DEFAULT_TUNING: SocketTuning = {
 export class RejectedFrames {
   total = 0;
   readonly byChannel = new Map<string, number>();
+  /**
+   * connections cut on a socket that receives, by channel. libzmq cuts a peer that sends a frame
+   * over the socket's limit and says only "disconnected", the same word as for a peer that left:
+   * both are counted here, apart from `total` (which counts frames seen and refused).
+   */
+  cutConnections = 0;
+  readonly cutByChannel = new Map<string, number>();
   private lastLogAt = 0;
   private unlogged = 0;
+  /** per channel: a busy status socket (each CLI call leaves) must not hide a cut on control */
+  private readonly cutLog = new Map<string, { at: number; unlogged: number }>();
 
-  constructor(private readonly log: (message: string) => void) {}
+  constructor(
+    private readonly log: (message: string) => void,
+    /** where cut connections are told (a lower level: a peer leaving is ordinary); `log` if absent */
+    private readonly note: (message: string) => void = log,
+  ) {}
+
+  /** A connection on `channel` was cut: its peer left, or sent a frame over `limitBytes`. */
+  cut(channel: string, address: string, limitBytes: number): void {
+    this.cutConnections += 1;
+    this.cutByChannel.set(channel, (this.cutByChannel.get(channel) ?? 0) + 1);
+    const now = Date.now();
+    const last = this.cutLog.get(channel) ?? { at: 0, unlogged: 0 };
+    if (now - last.at >= 1000) {
+      const extra = last.unlogged > 0 ? ` (+${last.unlogged} more since the last report)` : '';
+      this.note(
+        `a connection on ${channel} (${address}) was cut, ${this.cutByChannel.get(channel)} so far: its peer left, or sent a frame over ${limitBytes} bytes, which is dropped${extra}`,
+      );
+      this.cutLog.set(channel, { at: now, unlogged: 0 });
+    } else {
+      last.unlogged += 1;
+      this.cutLog.set(channel, last);
+    }
+  }
 
   record(channel: string, reason: string): void {
     this.total += 1;
@@ -88,6 +188,7 @@ export class Channel<S extends z.ZodType> {
     rejected: RejectedFrames,
     tuning: SocketTuning = DEFAULT_TUNING,
   ): Channel<S> {
+    const limits = tuning.limits ?? DEFAULT_LIMITS;
     const common = {
       linger: tuning.lingerMs,
       ...(tuning.heartbeatIntervalMs > 0
@@ -100,6 +201,10 @@ export class Channel<S extends z.ZodType> {
       // Sockets that bind (ROUTER, PUB) are CURVE servers, with the channel's name as ZAP domain;
       // those that connect are its clients.
       ...curveOptions(tuning.curve, kind === 'router' || kind === 'pub' || kind === 'pull' ? name : null),
+      ...limitOptions(limits, name, {
+        send: kind !== 'sub' && kind !== 'pull',
+        receive: kind !== 'pub' && kind !== 'push',
+      }),
     };
     const socket: AnySocket = (() => {
       switch (kind) {
@@ -120,6 +225,13 @@ export class Channel<S extends z.ZodType> {
       }
     })();
     if (socket instanceof zmq.Subscriber) socket.subscribe();
+    // An oversized frame shows only as a cut connection: count every cut on a socket that receives.
+    if (schema !== null) {
+      const limit = frameLimit(limits, name);
+      socket.events.on('disconnect', (event) => {
+        if (!socket.closed) rejected.cut(name, event.address, limit);
+      });
+    }
     return new Channel(name, kind, socket, schema, rejected);
   }
 

@@ -8,7 +8,14 @@
 // with (`admitRequest`). (libzmq's own proxy, zmq.Proxy, failed here at once with EAGAIN; two loops
 // do the same job.)
 import * as zmq from 'zeromq';
-import { type CurveSocketKeys, curveOptions } from '../../protocol/index.js';
+import {
+  type CurveSocketKeys,
+  curveOptions,
+  DEFAULT_LIMITS,
+  frameLimit,
+  limitOptions,
+  type SocketLimits,
+} from '../../protocol/index.js';
 import type { SocketDomain } from '../../run/index.js';
 
 export interface ActRelay {
@@ -25,22 +32,32 @@ export async function startActRelay(
   o: {
     lingerMs: number;
     curve: CurveSocketKeys | undefined;
+    /** DEFAULT_LIMITS when absent */
+    limits?: SocketLimits;
+    /** a connection on either end was cut: its peer left, or sent a frame over `limit` bytes */
+    onCut?: (address: string, limit: number) => void;
     onError: (error: Error) => void;
     onDrop?: (what: 'requests' | 'replies', error: Error) => void;
     /** whether a request (its frames after the routing id) goes on; false: dropped unanswered */
     admitRequest?: (frames: Buffer[]) => boolean;
   },
 ): Promise<ActRelay> {
+  const limits = o.limits ?? DEFAULT_LIMITS;
   const common = {
     linger: o.lingerMs,
     heartbeatInterval: 1000,
     heartbeatTimeout: 5000,
     heartbeatTimeToLive: 5000,
+    ...limitOptions(limits, 'act'),
   };
   // Each end its own ZAP domain: env workers' keys belong on the front, inference workers' on the back.
   const server = (domain: SocketDomain) => curveOptions(o.curve, domain);
   const front = new zmq.Router({ ...common, ...server('relay-front') });
   const back = new zmq.Dealer({ ...common, ...server('relay-back'), sendTimeout: SEND_TIMEOUT_MS });
+  for (const end of [front, back])
+    end.events.on('disconnect', (event) => {
+      if (!end.closed) o.onCut?.(event.address, frameLimit(limits, 'act'));
+    });
   await front.bind(relay.front);
   await back.bind(relay.back);
   const counts = { requests: 0, replies: 0, dropped: 0 };
