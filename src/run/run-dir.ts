@@ -1,7 +1,16 @@
 // The run directory: where a run keeps its config, token, sockets, logs and state. Files a crash
 // could tear are written to a temp name, fsynced and renamed.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Endpoints } from '../protocol/index.js';
@@ -29,8 +38,12 @@ export class RunDir {
   get sockets(): string {
     return path.join(this.root, 'sock');
   }
+  /** The run's folders, 0700 whatever the umask: its logs, sockets and secrets are the owner's alone. */
   create(): void {
-    for (const dir of [this.root, this.logs, this.sockets]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.root, this.logs, this.sockets]) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
+    }
   }
 }
 
