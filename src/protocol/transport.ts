@@ -150,6 +150,47 @@ export class RejectedFrames {
   }
 }
 
+/**
+ * Every socket this process has bound, with how to cut all its connections: libzmq has no call to
+ * drop one peer, and a connection admitted by ZAP stays up after its key is revoked. Unbinding
+ * closes every connection accepted on the endpoint; binding again at once lets honest peers redial
+ * (ZeroMQ reconnects by itself) and hands each handshake to ZAP again, which refuses the revoked key.
+ */
+const bound = new Set<{ name: string; rebind(): Promise<void> }>();
+
+/** Cuts every connection on every socket this process binds; peers whose key still passes redial. */
+export async function cutBoundConnections(): Promise<string[]> {
+  const cut: string[] = [];
+  for (const socket of [...bound]) {
+    try {
+      await socket.rebind();
+      cut.push(socket.name);
+    } catch {
+      // a socket closing meanwhile: nothing left to cut
+    }
+  }
+  return cut;
+}
+
+/** Registers a socket bound outside Channel (the act relay's) for cutBoundConnections; returns its release. */
+export function registerBound(
+  socket: zmq.Socket,
+  name: string,
+  endpoint: string,
+  /** wraps the rebind, for an owner that must hold its sends and receives meanwhile */
+  around: (run: () => Promise<void>) => Promise<void> = (run) => run(),
+): () => void {
+  const entry = { name, rebind: () => around(() => rebindSocket(socket, endpoint)) };
+  bound.add(entry);
+  return () => bound.delete(entry);
+}
+
+async function rebindSocket(socket: zmq.Socket, endpoint: string): Promise<void> {
+  if (socket.closed) return;
+  await socket.unbind(endpoint);
+  await socket.bind(endpoint);
+}
+
 type AnySocket = zmq.Router | zmq.Dealer | zmq.Publisher | zmq.Subscriber | zmq.Push | zmq.Pull;
 /**
  * `routed-dealer`: a DEALER that connects behind a ROUTER → DEALER relay; each message starts with
@@ -235,8 +276,21 @@ export class Channel<S extends z.ZodType> {
     return new Channel(name, kind, socket, schema, rejected);
   }
 
+  private release: (() => void) | null = null;
+  /** a rebind in progress (cutBoundConnections): zeromq.js refuses sends and receives meanwhile */
+  private rebinding: Promise<void> | null = null;
+
   async bind(endpoint: string): Promise<void> {
     await this.socket.bind(endpoint);
+    // ipc and tcp: the endpoint as bound (a tcp port 0 resolved) is what a rebind needs
+    const bound = this.socket.lastEndpoint ?? endpoint;
+    this.release = registerBound(this.socket, this.name, bound, (run) => {
+      const done = run().finally(() => {
+        this.rebinding = null;
+      });
+      this.rebinding = done.catch(() => undefined);
+      return done;
+    });
   }
 
   connect(endpoint: string): void {
@@ -276,11 +330,13 @@ export class Channel<S extends z.ZodType> {
     if (this.closed) return Promise.reject(new Error(`channel ${this.name} is closed`));
     const socket = this.socket;
     if (!('send' in socket)) return Promise.reject(new Error(`channel ${this.name} cannot send`));
-    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting.
+    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting
+    // (or behind a rebind, which zeromq.js would refuse a send during).
+    const rebinding = this.rebinding;
     const next =
-      this.pending === 0
+      this.pending === 0 && rebinding === null
         ? socket.send(frames as (Buffer | string)[])
-        : this.sendQueue.then(() => socket.send(frames as (Buffer | string)[]));
+        : Promise.all([this.sendQueue, rebinding]).then(() => socket.send(frames as (Buffer | string)[]));
     this.pending += 1;
     // The queue continues after a failed send; the caller sees the failure.
     this.sendQueue = next.then(this.sent, this.sent);
@@ -299,9 +355,12 @@ export class Channel<S extends z.ZodType> {
     while (!this.closed) {
       let frames: Buffer[];
       try {
+        if (this.rebinding !== null) await this.rebinding;
         frames = await socket.receive();
       } catch (error) {
         if (this.closed || socket.closed) return null;
+        // a rebind began while this receive was being asked for: receive once it is done
+        if ((error as { code?: string }).code === 'EBUSY' && this.rebinding !== null) continue;
         throw error;
       }
       const peer = routes(this.kind) ? (frames.shift() ?? null) : null;
@@ -338,6 +397,7 @@ export class Channel<S extends z.ZodType> {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.release?.();
     this.socket.close();
   }
 }

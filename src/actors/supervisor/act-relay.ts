@@ -14,6 +14,7 @@ import {
   DEFAULT_LIMITS,
   frameLimit,
   limitOptions,
+  registerBound,
   type SocketLimits,
 } from '../../protocol/index.js';
 import type { SocketDomain } from '../../run/index.js';
@@ -60,6 +61,11 @@ export async function startActRelay(
     });
   await front.bind(relay.front);
   await back.bind(relay.back);
+  // A revoke cuts the relay's connections too (src/run/key-gate.ts).
+  const releases = [
+    registerBound(front, 'relay-front', front.lastEndpoint ?? relay.front),
+    registerBound(back, 'relay-back', back.lastEndpoint ?? relay.back),
+  ];
   const counts = { requests: 0, replies: 0, dropped: 0 };
   let closed = false;
   const pass = async (
@@ -76,6 +82,11 @@ export async function startActRelay(
         // zeromq.js wakes a bound CURVE DEALER (with a ZAP handler in the process) once a peer's
         // handshake completes and then reports EAGAIN: nothing arrived, receive again.
         if ((error as { code?: string }).code === 'EAGAIN') continue;
+        // a revoke's rebind is under way (registerBound): receive once it is done
+        if ((error as { code?: string }).code === 'EBUSY') {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          continue;
+        }
         throw error;
       }
       if (count === 'requests' && o.admitRequest !== undefined && !o.admitRequest(frames.slice(1))) continue;
@@ -103,6 +114,7 @@ export async function startActRelay(
     close() {
       if (closed) return;
       closed = true;
+      for (const release of releases) release();
       front.close();
       back.close();
     },
