@@ -122,7 +122,18 @@ export function registerBound(
 async function rebindSocket(socket: zmq.Socket, endpoint: string): Promise<void> {
   if (socket.closed) return;
   await socket.unbind(endpoint);
-  await socket.bind(endpoint);
+  // The endpoint must come back whatever happens meanwhile (EBUSY from a pending operation, a port
+  // not yet released): a socket left unbound would take no worker again.
+  for (let attempt = 0; ; attempt++) {
+    if (socket.closed) return;
+    try {
+      await socket.bind(endpoint);
+      return;
+    } catch (error) {
+      if (attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 }
 
 type AnySocket = zmq.Router | zmq.Dealer | zmq.Publisher | zmq.Subscriber | zmq.Push | zmq.Pull;

@@ -46,10 +46,6 @@ test("a revoked worker's live connection is cut within 5 seconds; a valid one re
       curvePublicKey: credential.publicKey,
       curveSecretKey: credential.secretKey,
     });
-    let refused = false;
-    dealer.events.on('handshake:error:auth', () => {
-      refused = true;
-    });
     dealer.connect(endpoint);
     let n = 0;
     let sending = false;
@@ -64,7 +60,7 @@ test("a revoked worker's live connection is cut within 5 seconds; a valid one re
           sending = false;
         });
     }, 50);
-    return { id: credential.id, dealer, timer, refused: () => refused };
+    return { id: credential.id, dealer, timer };
   });
   t.after(() => {
     for (const w of workers) {
@@ -84,11 +80,13 @@ test("a revoked worker's live connection is cut within 5 seconds; a valid one re
     lastFromRevoked - revokedAt < 5000,
     `the revoked worker was heard ${lastFromRevoked - revokedAt} ms after the revoke`,
   );
-  // ZeroMQ redials by itself; the refusal reaches the worker with its next handshake
-  for (let i = 0; i < 100 && !workers[0]!.refused(); i++) await sleep(50);
-  assert.ok(workers[0]!.refused(), "the revoked worker's redial was refused");
-  assert.ok((heard.get(kept.id) ?? 0) > Date.now() - 1000, 'the valid worker redialled and is heard');
-  assert.ok(gate.refused >= 1);
+  // ZeroMQ redials by itself; the gate refuses the revoked key's new handshake
+  for (let i = 0; i < 200 && gate.refused < 1; i++) await sleep(50);
+  assert.ok(gate.refused >= 1, "the revoked worker's redial was refused");
+  // the valid worker redials by itself (ZeroMQ's reconnect) and is heard again after the cut
+  const cutSeen = Date.now();
+  for (let i = 0; i < 200 && (heard.get(kept.id) ?? 0) <= cutSeen; i++) await sleep(50);
+  assert.ok((heard.get(kept.id) ?? 0) > cutSeen, 'the valid worker redialled and is heard');
   assert.ok(
     warnings.some((w) => /revoked env-r0: cut the connections on control/.test(w)),
     warnings.join('\n'),
