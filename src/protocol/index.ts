@@ -5,6 +5,7 @@ export * from './curve.js';
 export * from './protocol.js';
 export * from './register-proof.js';
 export * from './speaker-proof.js';
+export * from './socket-limits.js';
 export * from './transport.js';
 export * from './validate.js';
 export * from './z85.js';

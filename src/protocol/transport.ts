@@ -8,6 +8,7 @@ import * as zmq from 'zeromq';
 import type { z } from 'zod';
 import { type CurveSocketKeys, curveOptions } from './curve.js';
 import { type Decoded, decode, encode } from './protocol.js';
+import { DEFAULT_LIMITS, frameLimit, limitOptions, type SocketLimits } from './socket-limits.js';
 
 export interface SocketTuning {
   /** ms a closing socket may spend flushing; bounded so shutdown never hangs */
@@ -17,6 +18,8 @@ export interface SocketTuning {
   heartbeatTimeoutMs: number;
   /** CURVE keys for sockets off loopback (src/protocol/curve.ts; the key file: src/run/curve-keys.ts); none on ipc and loopback */
   curve?: CurveSocketKeys;
+  /** frame sizes and queue depths (config `transport.limits`); DEFAULT_LIMITS when absent */
+  limits?: SocketLimits;
 }
 
 export const DEFAULT_TUNING: SocketTuning = {
@@ -29,10 +32,41 @@ export const DEFAULT_TUNING: SocketTuning = {
 export class RejectedFrames {
   total = 0;
   readonly byChannel = new Map<string, number>();
+  /**
+   * connections cut on a socket that receives, by channel. libzmq cuts a peer that sends a frame
+   * over the socket's limit and says only "disconnected", the same word as for a peer that left:
+   * both are counted here, apart from `total` (which counts frames seen and refused).
+   */
+  cutConnections = 0;
+  readonly cutByChannel = new Map<string, number>();
   private lastLogAt = 0;
   private unlogged = 0;
+  /** per channel: a busy status socket (each CLI call leaves) must not hide a cut on control */
+  private readonly cutLog = new Map<string, { at: number; unlogged: number }>();
 
-  constructor(private readonly log: (message: string) => void) {}
+  constructor(
+    private readonly log: (message: string) => void,
+    /** where cut connections are told (a lower level: a peer leaving is ordinary); `log` if absent */
+    private readonly note: (message: string) => void = log,
+  ) {}
+
+  /** A connection on `channel` was cut: its peer left, or sent a frame over `limitBytes`. */
+  cut(channel: string, address: string, limitBytes: number): void {
+    this.cutConnections += 1;
+    this.cutByChannel.set(channel, (this.cutByChannel.get(channel) ?? 0) + 1);
+    const now = Date.now();
+    const last = this.cutLog.get(channel) ?? { at: 0, unlogged: 0 };
+    if (now - last.at >= 1000) {
+      const extra = last.unlogged > 0 ? ` (+${last.unlogged} more since the last report)` : '';
+      this.note(
+        `a connection on ${channel} (${address}) was cut, ${this.cutByChannel.get(channel)} so far: its peer left, or sent a frame over ${limitBytes} bytes, which is dropped${extra}`,
+      );
+      this.cutLog.set(channel, { at: now, unlogged: 0 });
+    } else {
+      last.unlogged += 1;
+      this.cutLog.set(channel, last);
+    }
+  }
 
   record(channel: string, reason: string): void {
     this.total += 1;
@@ -46,6 +80,58 @@ export class RejectedFrames {
       this.unlogged = 0;
     } else {
       this.unlogged += 1;
+    }
+  }
+}
+
+/**
+ * Every socket this process has bound, with how to cut all its connections: libzmq has no call to
+ * drop one peer, and a connection admitted by ZAP stays up after its key is revoked. Unbinding
+ * closes every connection accepted on the endpoint; binding again at once lets honest peers redial
+ * (ZeroMQ reconnects by itself) and hands each handshake to ZAP again, which refuses the revoked key.
+ */
+const bound = new Set<{ name: string; rebind(): Promise<void> }>();
+
+/** Cuts every connection on every socket this process binds; peers whose key still passes redial. */
+export async function cutBoundConnections(): Promise<string[]> {
+  const cut: string[] = [];
+  for (const socket of [...bound]) {
+    try {
+      await socket.rebind();
+      cut.push(socket.name);
+    } catch {
+      // a socket closing meanwhile: nothing left to cut
+    }
+  }
+  return cut;
+}
+
+/** Registers a socket bound outside Channel (the act relay's) for cutBoundConnections; returns its release. */
+export function registerBound(
+  socket: zmq.Socket,
+  name: string,
+  endpoint: string,
+  /** wraps the rebind, for an owner that must hold its sends and receives meanwhile */
+  around: (run: () => Promise<void>) => Promise<void> = (run) => run(),
+): () => void {
+  const entry = { name, rebind: () => around(() => rebindSocket(socket, endpoint)) };
+  bound.add(entry);
+  return () => bound.delete(entry);
+}
+
+async function rebindSocket(socket: zmq.Socket, endpoint: string): Promise<void> {
+  if (socket.closed) return;
+  await socket.unbind(endpoint);
+  // The endpoint must come back whatever happens meanwhile (EBUSY from a pending operation, a port
+  // not yet released): a socket left unbound would take no worker again.
+  for (let attempt = 0; ; attempt++) {
+    if (socket.closed) return;
+    try {
+      await socket.bind(endpoint);
+      return;
+    } catch (error) {
+      if (attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 }
@@ -88,6 +174,7 @@ export class Channel<S extends z.ZodType> {
     rejected: RejectedFrames,
     tuning: SocketTuning = DEFAULT_TUNING,
   ): Channel<S> {
+    const limits = tuning.limits ?? DEFAULT_LIMITS;
     const common = {
       linger: tuning.lingerMs,
       ...(tuning.heartbeatIntervalMs > 0
@@ -100,6 +187,10 @@ export class Channel<S extends z.ZodType> {
       // Sockets that bind (ROUTER, PUB) are CURVE servers, with the channel's name as ZAP domain;
       // those that connect are its clients.
       ...curveOptions(tuning.curve, kind === 'router' || kind === 'pub' || kind === 'pull' ? name : null),
+      ...limitOptions(limits, name, {
+        send: kind !== 'sub' && kind !== 'pull',
+        receive: kind !== 'pub' && kind !== 'push',
+      }),
     };
     const socket: AnySocket = (() => {
       switch (kind) {
@@ -120,11 +211,31 @@ export class Channel<S extends z.ZodType> {
       }
     })();
     if (socket instanceof zmq.Subscriber) socket.subscribe();
+    // An oversized frame shows only as a cut connection: count every cut on a socket that receives.
+    if (schema !== null) {
+      const limit = frameLimit(limits, name);
+      socket.events.on('disconnect', (event) => {
+        if (!socket.closed) rejected.cut(name, event.address, limit);
+      });
+    }
     return new Channel(name, kind, socket, schema, rejected);
   }
 
+  private release: (() => void) | null = null;
+  /** a rebind in progress (cutBoundConnections): zeromq.js refuses sends and receives meanwhile */
+  private rebinding: Promise<void> | null = null;
+
   async bind(endpoint: string): Promise<void> {
     await this.socket.bind(endpoint);
+    // ipc and tcp: the endpoint as bound (a tcp port 0 resolved) is what a rebind needs
+    const bound = this.socket.lastEndpoint ?? endpoint;
+    this.release = registerBound(this.socket, this.name, bound, (run) => {
+      const done = run().finally(() => {
+        this.rebinding = null;
+      });
+      this.rebinding = done.catch(() => undefined);
+      return done;
+    });
   }
 
   connect(endpoint: string): void {
@@ -164,11 +275,13 @@ export class Channel<S extends z.ZodType> {
     if (this.closed) return Promise.reject(new Error(`channel ${this.name} is closed`));
     const socket = this.socket;
     if (!('send' in socket)) return Promise.reject(new Error(`channel ${this.name} cannot send`));
-    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting.
+    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting
+    // (or behind a rebind, which zeromq.js would refuse a send during).
+    const rebinding = this.rebinding;
     const next =
-      this.pending === 0
+      this.pending === 0 && rebinding === null
         ? socket.send(frames as (Buffer | string)[])
-        : this.sendQueue.then(() => socket.send(frames as (Buffer | string)[]));
+        : Promise.all([this.sendQueue, rebinding]).then(() => socket.send(frames as (Buffer | string)[]));
     this.pending += 1;
     // The queue continues after a failed send; the caller sees the failure.
     this.sendQueue = next.then(this.sent, this.sent);
@@ -187,9 +300,12 @@ export class Channel<S extends z.ZodType> {
     while (!this.closed) {
       let frames: Buffer[];
       try {
+        if (this.rebinding !== null) await this.rebinding;
         frames = await socket.receive();
       } catch (error) {
         if (this.closed || socket.closed) return null;
+        // a rebind began while this receive was being asked for: receive once it is done
+        if ((error as { code?: string }).code === 'EBUSY' && this.rebinding !== null) continue;
         throw error;
       }
       const peer = routes(this.kind) ? (frames.shift() ?? null) : null;
@@ -226,6 +342,7 @@ export class Channel<S extends z.ZodType> {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.release?.();
     this.socket.close();
   }
 }

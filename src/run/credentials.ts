@@ -4,7 +4,7 @@
 // (id, role, public key, issued, revoked). Each process that binds a CURVE socket checks every
 // handshake against that list (key-gate.ts); `revoke` marks an entry, and a running supervisor
 // that sees the file change drops the worker. The allow-list holds no secret.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import * as zmq from 'zeromq';
 import { z } from 'zod';
@@ -76,10 +76,68 @@ function writeAllowList(runDir: string, list: AllowList): void {
   writeFileAtomic(allowListFile(runDir), `${JSON.stringify(list, null, 2)}\n`, 0o600);
 }
 
+const LOCK_WAIT_MS = 10_000;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `edit` holding RUN_DIR/curve/allow.json.lock (created exclusively, holding the editor's
+ * pid): two `issue`s or an `issue` and a `revoke` at once would each rewrite the list from what
+ * they read, and one edit would vanish. A lock whose pid is gone is taken over.
+ */
+export function withAllowListLock<T>(runDir: string, edit: () => T): T {
+  const lock = `${allowListFile(runDir)}.lock`;
+  mkdirSync(path.dirname(lock), { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(lock, 'utf8'));
+      } catch {
+        // released meanwhile
+      }
+      // A holder that died mid-edit (or one whose pid was not written yet: wait for it).
+      if (Number.isInteger(holder) && holder > 0 && !pidAlive(holder)) rmSync(lock, { force: true });
+      else if (Date.now() > deadline)
+        throw new Error(
+          `${lock} is held (pid ${holder}) for over ${LOCK_WAIT_MS} ms: another credentials edit`,
+        );
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      continue;
+    }
+    try {
+      writeSync(fd, String(process.pid));
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      return edit();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
 /** A new key pair for one worker of `role`: its allow-list entry is written, its file returned. */
 export function issueCredential(runDir: string, role: RemoteRole, now = new Date()): Credential {
   // The run's server key exists from here on, so credentials can be issued before the run starts.
   const server = ensureCurveKeys(runDir);
+  return withAllowListLock(runDir, () => addEntry(runDir, role, server.serverPublic, now));
+}
+
+function addEntry(runDir: string, role: RemoteRole, serverPublic: string, now: Date): Credential {
   const list = readAllowList(runDir);
   const taken = new Set(list.keys.map((k) => k.id));
   let n = list.keys.filter((k) => k.role === role).length;
@@ -99,12 +157,16 @@ export function issueCredential(runDir: string, role: RemoteRole, now = new Date
     role,
     publicKey: pair.publicKey,
     secretKey: pair.secretKey,
-    serverPublic: server.serverPublic,
+    serverPublic,
   };
 }
 
 /** Marks `id` revoked; a running supervisor drops that worker and every binder refuses its key. */
 export function revokeCredential(runDir: string, id: string, now = new Date()): AllowEntry {
+  return withAllowListLock(runDir, () => revokeEntry(runDir, id, now));
+}
+
+function revokeEntry(runDir: string, id: string, now: Date): AllowEntry {
   const list = readAllowList(runDir);
   const entry = list.keys.find((k) => k.id === id);
   if (entry === undefined) {

@@ -5,6 +5,7 @@
 export * from './credentials.js';
 export * from './curve-keys.js';
 export * from './key-gate.js';
+export * from './ownership.js';
 export * from './process-table.js';
 export * from './run-dir.js';
 export * from './socket-roles.js';

@@ -6,6 +6,7 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import {
   type CurveSocketKeys,
+  cutBoundConnections,
   startZap,
   type ZapHandler,
   type ZapRequest,
@@ -75,7 +76,16 @@ export async function startKeyGate(
     const before = new Map(list.keys.map((k) => [k.id, k]));
     const revoked = next.keys.filter((k) => k.revokedAt !== null && before.get(k.id)?.revokedAt === null);
     list = next;
-    if (revoked.length > 0) for (const listener of listeners) listener(revoked);
+    if (revoked.length === 0) return;
+    for (const listener of listeners) listener(revoked);
+    // A revoked key's live connection outlasts the list: cut every connection here, so that each
+    // peer's redial meets the gate again (and the revoked one is refused).
+    void cutBoundConnections().then((sockets) => {
+      if (sockets.length > 0)
+        warn(
+          `revoked ${revoked.map((k) => k.id).join(', ')}: cut the connections on ${sockets.join(', ')}; peers with valid keys redial`,
+        );
+    });
   };
   watchFile(file, { interval: WATCH_INTERVAL_MS, persistent: false }, reload);
   const onRefused = (request: ZapRequest, reason: string): void =>

@@ -141,7 +141,7 @@ export function recordBrowsers(
   workerId: string,
   browsers: RecordedBrowser[] = ownBrowsers(),
 ): RecordedBrowser[] {
-  mkdirSync(path.join(runDir, 'pids'), { recursive: true });
+  mkdirSync(path.join(runDir, 'pids'), { recursive: true, mode: 0o700 });
   writeFileAtomic(
     pidFile(runDir, workerId),
     `${JSON.stringify({ workerPid: process.pid, browsers }, null, 2)}\n`,

@@ -2,6 +2,7 @@
 // could tear are written to a temp name, fsynced and renamed, and the folder fsynced after.
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   existsSync,
   fsyncSync,
@@ -10,6 +11,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -39,12 +41,15 @@ export class RunDir {
   get sockets(): string {
     return path.join(this.root, 'sock');
   }
+  /** The run's folders, 0700 whatever the umask: its logs, sockets and secrets are the owner's alone. */
   create(): void {
     for (const dir of [this.root, this.logs, this.sockets]) {
-      if (existsSync(dir)) continue;
-      mkdirSync(dir, { recursive: true });
-      // A created folder survives a crash once its parent is fsynced.
-      fsyncDir(path.dirname(dir));
+      if (!existsSync(dir)) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        // A created folder survives a crash once its parent is fsynced.
+        fsyncDir(path.dirname(dir));
+      }
+      chmodSync(dir, 0o700);
     }
   }
 }

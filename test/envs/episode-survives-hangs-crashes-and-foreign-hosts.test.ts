@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Page as TabPage } from 'playwright-core';
 import { BrowserEnv, type EpisodeRecord, EpisodeSetupError, originsOf } from '../../src/envs/index.js';
 import { page, serve, type TestServer } from './support/server.js';
 import { webarenaTask } from './support/tasks.js';
@@ -78,9 +80,28 @@ test('a page that hangs ends the episode with a recorded error, and the next epi
   await fullEpisode(env);
 });
 
+/**
+ * Crashes the episode's tab as a renderer crash would (CDP Page.crash); the policy's `goto` can no
+ * longer open chrome://crash (chrome: is refused during an episode), so the test reaches in.
+ */
+async function crashTab(of: BrowserEnv): Promise<void> {
+  const tab = (of as unknown as { episode: { session: { current: TabPage } } }).episode.session.current;
+  const cdp = await tab.context().newCDPSession(tab);
+  void cdp.send('Page.crash').catch(() => undefined);
+  for (let i = 0; i < 100 && !tab.isClosed(); i++) {
+    const alive = await Promise.race([
+      tab.evaluate(() => true).catch(() => false),
+      sleep(100).then(() => false),
+    ]);
+    if (!alive) break;
+    await sleep(20);
+  }
+}
+
 test('a crashed tab ends the episode with a recorded error, and the next episode runs', async () => {
   await env.reset(webarenaTask(`${server.origin}/ok`), { episodeId: 'crash' });
-  const r = await env.step('```goto [chrome://crash]```');
+  await crashTab(env);
+  const r = await env.step('```scroll [down]```');
   assert.equal(r.done, true);
   assert.equal(r.record!.endReason, 'crash');
   assert.match(r.record!.error!, /crashed/);
@@ -110,7 +131,7 @@ test('hangs and crashes in a row: the same env keeps running episodes', async ()
     const r =
       bad === 'hang'
         ? await env.step(`\`\`\`click [${obs.nodes.find((n) => n.role === 'button')!.id}]\`\`\``)
-        : await env.step('```goto [chrome://crash]```');
+        : await crashTab(env).then(() => env.step('```scroll [down]```'));
     assert.equal(r.done, true);
     assert.equal(r.record!.endReason, bad === 'hang' ? 'action_timeout' : 'crash');
   }

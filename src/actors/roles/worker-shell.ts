@@ -22,6 +22,7 @@ import {
   type Role,
   type SocketTuning,
   type SpeakerKey,
+  socketLimits,
 } from '../../protocol/index.js';
 import { curveFor, type KeyGate, SpeakerCheck, type SpeakerClaim, startKeyGate } from '../../run/index.js';
 import {
@@ -114,7 +115,10 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     // A joining worker also logs to its console, which its machine's manager collects.
     consoleLevel: args.runDir === null || args.join ? 'info' : null,
   });
-  const rejected = new RejectedFrames((message) => log.warn(message));
+  const rejected = new RejectedFrames(
+    (message) => log.warn(message),
+    (message) => log.info(message),
+  );
   // A control endpoint off loopback means the run's sockets use CURVE: the keys are in the run
   // directory, or, for a worker that joins from elsewhere, in its credential.
   const join = args.join ?? null;
@@ -325,10 +329,11 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
         stats: {
           rejectedFrames: rejected.total,
           busy,
-          counters:
-            gate === null
-              ? counters
-              : Object.assign(counters, { authRefused: gate.refused, wrongKeyMessages: speakers.refused }),
+          counters: Object.assign(
+            counters,
+            { cutConnections: rejected.cutConnections },
+            gate === null ? {} : { authRefused: gate.refused, wrongKeyMessages: speakers.refused },
+          ),
           labels,
         },
       })
@@ -346,7 +351,8 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     config: configResult.data,
     log,
     rejected,
-    tuning,
+    // The welcome's config bounds every socket the role opens (control is small, and default-bounded).
+    tuning: { ...tuning, limits: socketLimits(configResult.data.transport.limits) },
     counters,
     labels,
     setBusy: (b) => {

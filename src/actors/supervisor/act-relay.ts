@@ -8,7 +8,15 @@
 // with (`admitRequest`). (libzmq's own proxy, zmq.Proxy, failed here at once with EAGAIN; two loops
 // do the same job.)
 import * as zmq from 'zeromq';
-import { type CurveSocketKeys, curveOptions } from '../../protocol/index.js';
+import {
+  type CurveSocketKeys,
+  curveOptions,
+  DEFAULT_LIMITS,
+  frameLimit,
+  limitOptions,
+  registerBound,
+  type SocketLimits,
+} from '../../protocol/index.js';
 import type { SocketDomain } from '../../run/index.js';
 
 export interface ActRelay {
@@ -25,24 +33,39 @@ export async function startActRelay(
   o: {
     lingerMs: number;
     curve: CurveSocketKeys | undefined;
+    /** DEFAULT_LIMITS when absent */
+    limits?: SocketLimits;
+    /** a connection on either end was cut: its peer left, or sent a frame over `limit` bytes */
+    onCut?: (address: string, limit: number) => void;
     onError: (error: Error) => void;
     onDrop?: (what: 'requests' | 'replies', error: Error) => void;
     /** whether a request (its frames after the routing id) goes on; false: dropped unanswered */
     admitRequest?: (frames: Buffer[]) => boolean;
   },
 ): Promise<ActRelay> {
+  const limits = o.limits ?? DEFAULT_LIMITS;
   const common = {
     linger: o.lingerMs,
     heartbeatInterval: 1000,
     heartbeatTimeout: 5000,
     heartbeatTimeToLive: 5000,
+    ...limitOptions(limits, 'act'),
   };
   // Each end its own ZAP domain: env workers' keys belong on the front, inference workers' on the back.
   const server = (domain: SocketDomain) => curveOptions(o.curve, domain);
   const front = new zmq.Router({ ...common, ...server('relay-front') });
   const back = new zmq.Dealer({ ...common, ...server('relay-back'), sendTimeout: SEND_TIMEOUT_MS });
+  for (const end of [front, back])
+    end.events.on('disconnect', (event) => {
+      if (!end.closed) o.onCut?.(event.address, frameLimit(limits, 'act'));
+    });
   await front.bind(relay.front);
   await back.bind(relay.back);
+  // A revoke cuts the relay's connections too (src/run/key-gate.ts).
+  const releases = [
+    registerBound(front, 'relay-front', front.lastEndpoint ?? relay.front),
+    registerBound(back, 'relay-back', back.lastEndpoint ?? relay.back),
+  ];
   const counts = { requests: 0, replies: 0, dropped: 0 };
   let closed = false;
   const pass = async (
@@ -59,6 +82,11 @@ export async function startActRelay(
         // zeromq.js wakes a bound CURVE DEALER (with a ZAP handler in the process) once a peer's
         // handshake completes and then reports EAGAIN: nothing arrived, receive again.
         if ((error as { code?: string }).code === 'EAGAIN') continue;
+        // a revoke's rebind is under way (registerBound): receive once it is done
+        if ((error as { code?: string }).code === 'EBUSY') {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          continue;
+        }
         throw error;
       }
       if (count === 'requests' && o.admitRequest !== undefined && !o.admitRequest(frames.slice(1))) continue;
@@ -86,6 +114,7 @@ export async function startActRelay(
     close() {
       if (closed) return;
       closed = true;
+      for (const release of releases) release();
       front.close();
       back.close();
     },

@@ -1,10 +1,14 @@
 // Where a run's sockets live. ipc:// files in the run directory by default: they need no port and
-// only local users with access to the directory can reach them. tcp:// on loopback (or a
-// configured host) when asked for, or when the run directory's path is too long for a Unix socket.
+// only the run's owner can reach them (the folder is 0700). When the run directory's path is too
+// long for a Unix socket, a short private folder (mkdtemp: 0700) under the system's temp folder
+// holds them instead, never plaintext tcp: loopback tcp is open to every local user. tcp:// on
+// loopback (or a configured host) only when asked for.
 // A run that listens for remote workers (`transport.listen: tcp://ADDR:PORT`) puts every socket on
 // ADDR at fixed ports from PORT in a fixed order (control first), so a firewall rule or a
 // Kubernetes Service can name them; `listenPorts` says which.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config/index.js';
 import type { Endpoints } from '../../protocol/index.js';
@@ -72,17 +76,25 @@ export async function planEndpoints(
   const names = socketNames(config, workerIds);
   let note: string | null = null;
   let address: (name: string, i: number) => string;
-  const longest = Math.max(...names.map((n) => path.join(socketDir, `${n}.sock`).length));
+  const longestIn = (dir: string) => Math.max(...names.map((n) => path.join(dir, `${n}.sock`).length));
   const listen = listenPorts(config, workerIds);
   if (listen !== null) {
     address = (_name, i) => `tcp://${listen.host}:${listen.first + i}`;
-  } else if (config.transport.kind === 'ipc' && longest <= MAX_IPC_PATH) {
-    address = (name) => `ipc://${path.join(socketDir, `${name}.sock`)}`;
-  } else {
-    if (config.transport.kind === 'ipc') {
-      note = `run directory path too long for ipc sockets (${longest} > ${MAX_IPC_PATH}); using tcp on 127.0.0.1`;
+  } else if (config.transport.kind === 'ipc') {
+    let dir = socketDir;
+    if (longestIn(dir) > MAX_IPC_PATH) {
+      dir = mkdtempSync(path.join(tmpdir(), 'tti-sock-'));
+      // Gone with the supervisor; a killed one leaves an empty-of-meaning folder in the temp folder.
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      if (longestIn(dir) > MAX_IPC_PATH)
+        throw new Error(
+          `no folder short enough for ipc sockets (${socketDir}, ${dir}): set transport.kind=tcp, or a shorter --run-dir or TMPDIR`,
+        );
+      note = `run directory path too long for ipc sockets (${longestIn(socketDir)} > ${MAX_IPC_PATH}); sockets in the private folder ${dir} (0700)`;
     }
-    const host = config.transport.kind === 'tcp' ? config.transport.host : '127.0.0.1';
+    address = (name) => `ipc://${path.join(dir, `${name}.sock`)}`;
+  } else {
+    const host = config.transport.host;
     const ports = await freePorts(host, names.length);
     address = (_name, i) => `tcp://${host}:${ports[i]}`;
   }

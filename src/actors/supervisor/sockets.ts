@@ -19,7 +19,9 @@ import {
   needsCurve,
   type RejectedFrames,
   type RunEvent,
+  type SocketLimits,
   type SocketTuning,
+  socketLimits,
 } from '../../protocol/index.js';
 import {
   curveKeysFile,
@@ -79,11 +81,14 @@ export async function openSupervisorSockets(
     lingerMs: config.transport.linger_ms,
     curve,
     rejected,
+    limits: socketLimits(config.transport.limits),
   });
   const relay = endpoints.relay
     ? await startActRelay(endpoints.relay, {
         lingerMs: config.transport.linger_ms,
         curve,
+        limits: socketLimits(config.transport.limits),
+        onCut: (address, limit) => rejected.cut('the act relay', address, limit),
         onError: (error) => log.error(`the act relay failed: ${error.message}`),
         onDrop: (what, error) =>
           log.debug(
@@ -118,9 +123,10 @@ export class RunEvents {
 
 async function bindSupervisorSockets(
   endpoints: Endpoints,
-  o: { lingerMs: number; curve: CurveKeys | undefined; rejected: RejectedFrames },
+  o: { lingerMs: number; curve: CurveKeys | undefined; rejected: RejectedFrames; limits: SocketLimits },
 ): Promise<SupervisorSockets> {
   const tuning: SocketTuning = {
+    limits: o.limits,
     lingerMs: o.lingerMs,
     heartbeatIntervalMs: 1000,
     heartbeatTimeoutMs: 5000,

@@ -42,7 +42,10 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     log,
   );
 
-  const rejected = new RejectedFrames((message) => log.warn(message));
+  const rejected = new RejectedFrames(
+    (message) => log.warn(message),
+    (message) => log.info(message),
+  );
   // After `register`, a message speaks only for its own key's worker (src/run/speaker-check.ts).
   const opened = await openSupervisorSockets(runDir, config, specs, rejected, log);
   const { endpoints, sockets, gate, relay, speakers } = opened;

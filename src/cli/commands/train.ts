@@ -9,6 +9,7 @@ import { type Config, ConfigError, configToYaml, loadConfig } from '../../config
 import { createLogger, flushLogger, type LogLevel } from '../../log/index.js';
 import type { RunEvent, StatusSnapshot } from '../../protocol/index.js';
 import {
+  checkRunDirOwnership,
   createRunToken,
   hasArg,
   isAlive,
@@ -65,6 +66,7 @@ async function awaitOldWorkers(runDir: RunDir, timeoutMs: number): Promise<numbe
 
 async function prepareRunDir(args: TrainArgs): Promise<{ runDir: RunDir; config: Config; token: string }> {
   const runDir = new RunDir(args.runDir);
+  if (args.resume) checkRunDirOwnership(runDir.root);
   if (existsSync(runDir.supervisorInfo)) {
     const info = readSupervisorInfo(runDir);
     if (isAlive(info.pid))
@@ -137,6 +139,8 @@ async function checkedPrior(file: string): Promise<string> {
 
 async function detach(args: TrainArgs): Promise<number> {
   const runDir = new RunDir(args.runDir);
+  // Before create() makes the folder this user's: a folder someone else controls is refused as it is.
+  if (args.resume) checkRunDirOwnership(runDir.root);
   runDir.create();
   const childArgs = [cliEntry, 'train', '--run-dir', runDir.root, '--view', 'log'];
   if (args.config) childArgs.push('--config', args.config);

@@ -1,3 +1,4 @@
+import { refusedUrl } from '../browser/navigation.js';
 import type { EpisodeSession } from '../browser/session.js';
 import type { ElementRef } from '../observation/ax-tree.js';
 import type { Action } from './types.js';
@@ -164,9 +165,13 @@ export async function executeAction(
       if (left.length > 0) await session.current.bringToFront();
       return;
     }
-    case 'goto':
+    case 'goto': {
+      // The driver's own navigation passes no Chromium check of the page's: refuse file: and the like.
+      const refused = refusedUrl(action.url);
+      if (refused !== null) throw new ImpossibleActionError(`goto refused: ${refused}`);
       await page.goto(action.url, { timeout: opts.timeoutMs });
       return;
+    }
     case 'go_back':
       await page.goBack({ timeout: opts.timeoutMs });
       return;

@@ -21,6 +21,9 @@ export function placeholderMap(hosts: Readonly<Record<string, string>>): Map<str
       throw new Error(
         `unknown WebArena site "${key}" in the host map (known: ${Object.keys(WEBARENA_PLACEHOLDERS).join(', ')})`,
       );
+    // A host stands in every task's URLs: it must be a site's, as a URL in a task file must.
+    if (!/^https?:\/\//i.test(url))
+      throw new Error(`the host map's ${key} is ${JSON.stringify(url)}: a host must be an http(s) URL`);
     out.set(placeholder, url.replace(/\/+$/, ''));
   }
   return out;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
+import { refusedUrl, WEB_SCHEMES } from '../browser/navigation.js';
 import { placeholderMap, rewriteStrings } from './hosts.js';
 import { TtiWebArenaTaskSchema, WebArenaRawTaskSchema, WebVoyagerTaskSchema } from './schema.js';
 import { type Task, TaskFileError, type TaskFileFormat, type TaskIssue } from './task.js';
@@ -12,8 +13,18 @@ export interface TaskLoadOptions {
   hosts?: Readonly<Record<string, string>>;
   /** TTI jsonl: hosts are already substituted; rewrite them (from → to) to point at your containers. */
   hostRewrite?: Readonly<Record<string, string>>;
-  /** Directory that WebArena's "./.auth/<site>_state.json" paths are relative to. Defaults to the file's directory. */
+  /**
+   * Directory that WebArena's "./.auth/<site>_state.json" paths are relative to. Defaults to the
+   * file's directory. A storage_state must lie inside it or the file's directory: a shared task
+   * file must not load a file of the machine's into the browser.
+   */
   authDir?: string;
+  /**
+   * URL schemes a task may name: http: and https: unless the suite that reads the file widens it,
+   * saying why where it does (WEB_SCHEMES). file:, data: and javascript: would open what the
+   * machine holds, or run script, rather than a site.
+   */
+  urlSchemes?: readonly string[];
 }
 
 export interface TaskFileReport {
@@ -121,6 +132,70 @@ function resolveStorageState(state: string | null, authDir: string): string | nu
   return path.resolve(authDir, state);
 }
 
+const inside = (root: string, file: string): boolean => {
+  const relative = path.relative(root, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+};
+
+/** Why a resolved storage_state may not be read, or null: it must be under one of `roots`. */
+function refusedStorageState(file: string | null, roots: readonly string[]): string | null {
+  if (file === null || roots.some((root) => inside(root, file))) return null;
+  return `${file} lies outside ${roots.join(' and ')}: a storage_state must be inside the task file's folder or the run's login folder`;
+}
+
+/**
+ * Every URL an entry names, by field: its start URLs, and the evaluator's reference and pages to
+ * open. WebArena's host placeholders (`__SHOPPING__/…`) stand for a configured http(s) host, and
+ * program_html's `last` and `func:…` are not URLs.
+ */
+function namedUrls(
+  format: TaskFileFormat,
+  t: {
+    start_url?: string;
+    web?: string;
+    eval?: { reference_url: string | null; program_html: { url: string }[] | null };
+  },
+): { field: string; url: string }[] {
+  const out: { field: string; url: string }[] = [];
+  if (format === 'webvoyager') {
+    if (t.web !== undefined) out.push({ field: 'web', url: t.web });
+    return out;
+  }
+  for (const url of (t.start_url ?? '').split(' |AND| ')) out.push({ field: 'start_url', url: url.trim() });
+  for (const url of (t.eval?.reference_url ?? '').split(' |OR| '))
+    if (url.trim() !== '') out.push({ field: 'eval.reference_url', url: url.trim() });
+  (t.eval?.program_html ?? []).forEach((target, i) => {
+    if (target.url !== 'last' && !target.url.startsWith('func:'))
+      out.push({ field: `eval.program_html[${i}].url`, url: target.url });
+  });
+  return out;
+}
+
+function urlIssues(
+  file: string,
+  e: RawEntry,
+  named: { field: string; url: string }[],
+  schemes: readonly string[],
+): TaskIssue[] {
+  const issues: TaskIssue[] = [];
+  for (const { field, url } of named) {
+    if (/^__[A-Z][A-Z_]*__/.test(url)) continue;
+    // WebArena's reference_url is compared, never opened, and a few hold prose: only a scheme counts.
+    if (field === 'eval.reference_url' && !/^[a-z][a-z0-9+.-]*:/i.test(url)) continue;
+    const refused = refusedUrl(url, schemes);
+    if (refused !== null)
+      issues.push({
+        file,
+        entry: e.entry,
+        entryLabel: e.entryLabel,
+        taskId: taskIdOf(e.value),
+        field,
+        message: refused,
+      });
+  }
+  return issues;
+}
+
 /** Reads and validates a task file, collecting every problem instead of stopping at the first. */
 export function validateTaskFile(file: string, opts: TaskLoadOptions = {}): TaskFileReport {
   const issues: TaskIssue[] = [];
@@ -140,7 +215,10 @@ export function validateTaskFile(file: string, opts: TaskLoadOptions = {}): Task
   }
   const entries = readEntries(file, text, issues);
   const format = opts.format ?? guessFormat(file, entries[0]?.value);
-  const authDir = opts.authDir ?? path.dirname(path.resolve(file));
+  const fileDir = path.dirname(path.resolve(file));
+  const authDir = opts.authDir ?? fileDir;
+  const storageRoots = [...new Set([fileDir, path.resolve(authDir)])];
+  const schemes = opts.urlSchemes ?? WEB_SCHEMES;
   const tasks: Task[] = [];
   const seen = new Map<string, string>();
 
@@ -169,6 +247,11 @@ export function validateTaskFile(file: string, opts: TaskLoadOptions = {}): Task
         continue;
       }
       const t = rewriteStrings(r.data, rewrite);
+      const refused = urlIssues(file, e, namedUrls(format, t), schemes);
+      if (refused.length > 0) {
+        issues.push(...refused);
+        continue;
+      }
       task = {
         kind: 'webvoyager',
         id: t.id,
@@ -189,6 +272,27 @@ export function validateTaskFile(file: string, opts: TaskLoadOptions = {}): Task
         continue;
       }
       const t = rewriteStrings(r.data, rewrite);
+      const storageState = resolveStorageState(t.storage_state, authDir);
+      const refusedState = refusedStorageState(storageState, storageRoots);
+      const refused = [
+        ...urlIssues(file, e, namedUrls(format, t), schemes),
+        ...(refusedState === null
+          ? []
+          : [
+              {
+                file,
+                entry: e.entry,
+                entryLabel: e.entryLabel,
+                taskId: taskIdOf(e.value),
+                field: 'storage_state',
+                message: refusedState,
+              },
+            ]),
+      ];
+      if (refused.length > 0) {
+        issues.push(...refused);
+        continue;
+      }
       task = {
         kind: 'webarena',
         confined: true,
@@ -197,7 +301,7 @@ export function validateTaskFile(file: string, opts: TaskLoadOptions = {}): Task
         sites: t.sites,
         startUrls: t.start_url.split(' |AND| ').map((u) => u.trim()),
         requireLogin: t.require_login,
-        storageState: resolveStorageState(t.storage_state, authDir),
+        storageState,
         eval: t.eval,
         intentTemplateId: t.intent_template_id,
         source,

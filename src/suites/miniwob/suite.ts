@@ -1,7 +1,7 @@
 // MiniWoB++ as a task suite (docs/miniwob.md): the configured tasks with their seeds, the html/
 // folder served on loopback (or a served one), BrowserGym's page (332×214, its flags in the text, no
 // stop offered unless configured) and the page's own episode, end and reward.
-import { labelKey, type TaskLabels } from '../../envs/index.js';
+import { labelKey, refusedUrl, type TaskLabels } from '../../envs/index.js';
 import type { SuiteHost, SuiteWorkerContext, TaskSuite } from '../suite.js';
 import { miniwobHooks } from './hooks.js';
 import { serveMiniwobDir } from './serve.js';
@@ -20,6 +20,13 @@ async function startMiniwob(ctx: SuiteWorkerContext): Promise<SuiteHost> {
   const htmlBase = served?.url ?? m.url;
   if (htmlBase === null)
     throw new Error('env.suite is miniwob but neither env.miniwob.url nor env.miniwob.dir is set');
+  // BrowserGym points MINIWOB_URL at file:///…/html/; here a local folder is served on loopback
+  // (env.miniwob.dir), so the suite needs no scheme beyond the web's and widens none.
+  const refused = refusedUrl(htmlBase);
+  if (refused !== null)
+    throw new Error(
+      `env.miniwob.url: ${refused}; for a local html/ folder set env.miniwob.dir (served on loopback)`,
+    );
   return {
     origins: [new URL(htmlBase).origin],
     browser: {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
@@ -25,7 +25,7 @@ test('transport.kind=tcp puts every socket on 127.0.0.1 and the run works', asyn
   assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
 });
 
-test('a run directory too deep for a Unix socket path falls back to loopback tcp', async (t) => {
+test('a run directory too deep for a Unix socket path gets a short private socket folder, not tcp', async (t) => {
   const base = RunFixture.create();
   t.after(() => base.cleanup());
   const deep = path.join(base.runDir, 'a-rather-long-folder-name-to-push-the-path'.repeat(2), 'run');
@@ -42,7 +42,12 @@ test('a run directory too deep for a Unix socket path falls back to loopback tcp
   ];
   const started = await runCli(args);
   assert.equal(started.code, 0, started.stderr);
-  assert.match(endpointsOf(deep).control, /^tcp:\/\/127\.0\.0\.1:\d+$/);
+  const control = endpointsOf(deep).control;
+  assert.match(control, /^ipc:\/\//, 'no silent fallback to plaintext tcp');
+  const folder = path.dirname(control.slice('ipc://'.length));
+  assert.ok(!folder.startsWith(deep));
+  assert.equal(statSync(folder).mode & 0o777, 0o700);
   assert.equal((await runCli(['stop', '--run-dir', deep])).code, 0);
   assert.deepEqual(await base.waitNoProcesses(30_000), []);
+  assert.equal(existsSync(folder), false, 'the folder goes with the supervisor');
 });
