@@ -22,6 +22,7 @@ export const GROUPS = [
   'fault',
   'supervisor',
   'transport',
+  'transport.limits',
   'remote',
   'chat',
   'judge',
@@ -40,7 +41,9 @@ export const Config = z
     workers: z.strictObject(shapeAt('workers')).prefault({}),
     fault: z.strictObject(shapeAt('fault')).prefault({}),
     supervisor: z.strictObject(shapeAt('supervisor')).prefault({}),
-    transport: z.strictObject(shapeAt('transport')).prefault({}),
+    transport: z
+      .strictObject({ ...shapeAt('transport'), limits: z.strictObject(shapeAt('transport.limits')).prefault({}) })
+      .prefault({}),
     remote: z.strictObject(shapeAt('remote')).prefault({}),
     chat: z.strictObject(shapeAt('chat')).prefault({}),
     judge: z.strictObject(shapeAt('judge')).prefault({}),

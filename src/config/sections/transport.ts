@@ -22,25 +22,23 @@ export const transport = defineSection({
   owner: 'src/actors/supervisor',
   about: "the run's sockets (ipc, or tcp with CURVE) and the workers that join from other machines",
   keys: {
+    /**
+     * per-socket bounds (src/protocol/transport.ts): the largest frame, in MiB, by what a socket
+     * carries (a bigger one cuts its sender's connection and is dropped), and the messages queued
+     * each way (high-water marks)
+     */
+    'transport.limits': {
+      frame_mb: PositiveInt.default(16),
+      trajectory_frame_mb: PositiveInt.default(256),
+      weights_frame_mb: PositiveInt.default(1024),
+      send_hwm: PositiveInt.default(1000),
+      receive_hwm: PositiveInt.default(1000),
+    },
     transport: {
       /** ipc:// sockets in the run directory (default), or tcp:// on `host` (CURVE when not loopback) */
       kind: z.enum(['ipc', 'tcp']).default('ipc'),
       host: z.string().default('127.0.0.1'),
       linger_ms: NonNegativeInt.default(200),
-      /**
-       * per-socket bounds (src/protocol/transport.ts): the largest frame, in MiB, by what a socket
-       * carries (a bigger one cuts its sender's connection and is dropped), and the messages queued
-       * each way (high-water marks)
-       */
-      limits: z
-        .strictObject({
-          frame_mb: PositiveInt.default(16),
-          trajectory_frame_mb: PositiveInt.default(256),
-          weights_frame_mb: PositiveInt.default(1024),
-          send_hwm: PositiveInt.default(1000),
-          receive_hwm: PositiveInt.default(1000),
-        })
-        .prefault({}),
       /**
        * `tcp://ADDR:PORT` (`tti-run train --listen`): the run's sockets listen on ADDR, control at PORT
        * and the rest on the ports after it, for workers on other machines; always CURVE, every client
