@@ -8,25 +8,31 @@ import { test } from 'node:test';
 import { issueCredential, readAllowList, withAllowListLock } from '../../src/run/index.js';
 import { runCli } from '../helpers/run-fixture.js';
 
+// eight CLI processes start at once: on a loaded 2-core machine each can take a minute to load
+const CLI_MS = 240000;
+
 test('issues and revokes from several processes at once lose no edit', async (t) => {
   const runDir = mkdtempSync(path.join(tmpdir(), 'tti-lock-'));
   t.after(() => rmSync(runDir, { recursive: true, force: true }));
   const first = issueCredential(runDir, 'inference');
   const second = issueCredential(runDir, 'inference');
   const issues = Array.from({ length: 6 }, (_, i) =>
-    runCli([
-      'credentials',
-      'issue',
-      '--run-dir',
-      runDir,
-      '--role',
-      'env',
-      '--out',
-      path.join(runDir, `env-${i}.json`),
-    ]),
+    runCli(
+      [
+        'credentials',
+        'issue',
+        '--run-dir',
+        runDir,
+        '--role',
+        'env',
+        '--out',
+        path.join(runDir, `env-${i}.json`),
+      ],
+      CLI_MS,
+    ),
   );
   const revokes = [first, second].map((c) =>
-    runCli(['credentials', 'revoke', '--run-dir', runDir, '--id', c.id]),
+    runCli(['credentials', 'revoke', '--run-dir', runDir, '--id', c.id], CLI_MS),
   );
   for (const result of await Promise.all([...issues, ...revokes]))
     assert.equal(result.code, 0, result.stderr);
