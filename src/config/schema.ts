@@ -457,6 +457,12 @@ export const Config = z
     chat: ChatConfig,
     judge: JudgeConfig,
     learner: LearnerConfig,
+    /**
+     * max_policy_lag: how many policy versions an episode's sampling may trail the version the
+     * learner improves on (issue 56). 0 is TTI's synchronous loop: collect, train, eval in turn. N ≥ 1:
+     * env workers collect up to N iterations ahead while the learner trains and eval runs beside.
+     */
+    rollout: z.strictObject({ max_policy_lag: NonNegativeInt.default(0) }).prefault({}),
     log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   })
   .superRefine((config, ctx) => {

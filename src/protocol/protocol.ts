@@ -581,6 +581,8 @@ export const StatusSnapshot = z.object({
   episodes: z.object({ done: Count, success: Count }),
   /** the TensorFlow.js backend the policy runs on (null before inference reports it) */
   backend: z.string().nullable(),
+  /** rollout.max_policy_lag ≥ 1: the bound, the latest and largest lag of an episode, and the stale ones */
+  lag: z.object({ bound: Count, last: Count, max: Count, stale: Count }).optional(),
   /** a run that listens for remote workers: how many are expected, and refused handshakes (ZAP) */
   remote: z
     .object({
