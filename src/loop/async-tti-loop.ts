@@ -18,10 +18,8 @@
 //
 // L = 0 would be the synchronous loop with the eval moved beside collection; the synchronous loop
 // itself (tti-loop.ts) is what `max_policy_lag: 0` runs, exactly as before.
-import { evalSubset, horizonAt } from '../curriculum/index.js';
-import { SeededRandom } from '../util/index.js';
+import { horizonAt } from '../curriculum/index.js';
 import type { EpisodeOutcome } from './episode.js';
-import { templateIn } from './eval-summary.js';
 import {
   addCollection,
   addEval,
@@ -29,10 +27,12 @@ import {
   collectText,
   drawTasks,
   episodeSpec,
-  groupIn,
   iterationLine,
+  loopStart,
   metricsRow,
+  STOPPED,
   scheduleOf,
+  trainAndServe,
 } from './iteration.js';
 import type { LearnerReport } from './learner.js';
 import type { LoopState } from './loop-state.js';
@@ -72,23 +72,13 @@ interface Trained {
   evaluated: Promise<EpisodeOutcome[]> | null;
 }
 
-const STOPPED = Symbol('stopped');
-
 export async function runAsyncTtiLoop(
   deps: AsyncLoopDeps,
   initial: LoopState,
 ): Promise<'completed' | 'stopped'> {
   const { config, log, collector, learner } = deps;
   const bound = config.rollout.max_policy_lag;
-  const state: LoopState = structuredClone(initial);
-  const random = new SeededRandom(config.seed);
-  random.state = state.randomState;
-  const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed, config.eval_sampling, (t) =>
-    templateIn(deps.labels, t),
-  );
-  const groupOf = groupIn(deps.labels);
-  const untilStopped = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
-    Promise.race([p, deps.stopped.then((): typeof STOPPED => STOPPED)]);
+  const { state, random, evalTasks, groupOf, untilStopped } = loopStart(deps, initial);
 
   const live: LiveLag = { bound, last: 0, max: 0, stale: 0 };
   collector.onOutcome((outcome) => {
@@ -183,13 +173,8 @@ export async function runAsyncTtiLoop(
 
     // 3. learn and publish; collection goes on under whichever version inference serves
     deps.onPhase('train', iteration, horizon);
-    const trained = await untilStopped(learner.train(iteration, state.policyVersion + 1));
+    const trained = await trainAndServe(learner, collector, state, iteration, untilStopped);
     if (trained === STOPPED) return 'stopped';
-    if (trained !== null && trained.policyVersion > state.policyVersion) {
-      state.policyVersion = trained.policyVersion;
-      const swapped = await untilStopped(collector.awaitPolicy(state.policyVersion));
-      if (swapped === STOPPED) return 'stopped';
-    }
 
     // 4. draw ahead, up to the lag bound
     drawThrough(iteration + 1 + bound);

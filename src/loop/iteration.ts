@@ -6,6 +6,7 @@ import {
   decayOutcomes,
   drawByGroupWeight,
   episodeTemperature,
+  evalSubset,
   finalTemperature,
   horizonAt,
   learnability,
@@ -14,13 +15,51 @@ import {
   temperatureAt,
   unsolvedWeight,
 } from '../curriculum/index.js';
-import { mixSeeds, type SeededRandom } from '../util/index.js';
+import { mixSeeds, SeededRandom } from '../util/index.js';
+import type { Collector } from './collector.js';
 import type { EpisodeOutcome, EpisodeSpec } from './episode.js';
 import { summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
-import type { LearnerReport } from './learner.js';
+import type { Learner, LearnerReport } from './learner.js';
 import type { LoopState } from './loop-state.js';
 import { type MetricsRow, tokenTotals } from './metrics-row.js';
 import { summarizeSearches } from './search-summary.js';
+
+export const STOPPED = Symbol('stopped');
+export type Stopped = typeof STOPPED;
+
+/** What both loops start from: the run's state, its task stream, the eval subset, a stop race. */
+export function loopStart(
+  o: { config: Config; testTasks: readonly TaskRef[]; labels: TaskLabels; stopped: Promise<void> },
+  initial: LoopState,
+) {
+  const state: LoopState = structuredClone(initial);
+  const random = new SeededRandom(o.config.seed);
+  random.state = state.randomState;
+  const evalTasks = evalSubset(o.testTasks, o.config.eval_tasks, o.config.seed, o.config.eval_sampling, (t) =>
+    templateIn(o.labels, t),
+  );
+  const untilStopped = <T>(p: Promise<T>): Promise<T | Stopped> =>
+    Promise.race([p, o.stopped.then((): Stopped => STOPPED)]);
+  return { state, random, evalTasks, groupOf: groupIn(o.labels), untilStopped };
+}
+
+/** Trains `iteration`; a newly published version counts once the collector's episodes run under it. */
+export async function trainAndServe(
+  learner: Learner,
+  collector: Collector,
+  state: LoopState,
+  iteration: number,
+  untilStopped: <T>(p: Promise<T>) => Promise<T | Stopped>,
+): Promise<LearnerReport | null | Stopped> {
+  const trained = await untilStopped(learner.train(iteration, state.policyVersion + 1));
+  if (trained === STOPPED) return STOPPED;
+  if (trained !== null && trained.policyVersion > state.policyVersion) {
+    state.policyVersion = trained.policyVersion;
+    const swapped = await untilStopped(collector.awaitPolicy(state.policyVersion));
+    if (swapped === STOPPED) return STOPPED;
+  }
+  return trained;
+}
 
 export const scheduleOf = (config: Config) => ({ kind: 'list' as const, horizons: config.horizon_schedule });
 

@@ -16,22 +16,23 @@
 // It knows two seams, a Collector (collector.ts) and a Learner (learner.ts), and nothing of the
 // processes behind them.
 import type { Config } from '../config/index.js';
-import { evalSubset, horizonAt, type TaskRef } from '../curriculum/index.js';
+import { horizonAt, type TaskRef } from '../curriculum/index.js';
 import type { Logger } from '../log/index.js';
-import { SeededRandom } from '../util/index.js';
 import type { Collector, CollectRequest } from './collector.js';
 import type { EpisodeOutcome } from './episode.js';
-import { type TaskLabels, templateIn } from './eval-summary.js';
+import type { TaskLabels } from './eval-summary.js';
 import {
   addCollection,
   addEval,
   collectText,
   drawTasks,
   episodeSpec,
-  groupIn,
   iterationLine,
+  loopStart,
   metricsRow,
+  STOPPED,
   scheduleOf,
+  trainAndServe,
 } from './iteration.js';
 import type { Learner } from './learner.js';
 import type { LoopState, Phase } from './loop-state.js';
@@ -57,19 +58,9 @@ export interface LoopDeps {
   event(kind: string, message: string): void;
 }
 
-const STOPPED = Symbol('stopped');
-
 export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'completed' | 'stopped'> {
   const { config, log, collector, learner } = deps;
-  const state: LoopState = structuredClone(initial);
-  const random = new SeededRandom(config.seed);
-  random.state = state.randomState;
-  const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed, config.eval_sampling, (t) =>
-    templateIn(deps.labels, t),
-  );
-  const groupOf = groupIn(deps.labels);
-  const untilStopped = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
-    Promise.race([p, deps.stopped.then((): typeof STOPPED => STOPPED)]);
+  const { state, random, evalTasks, groupOf, untilStopped } = loopStart(deps, initial);
 
   // A phase's episodes run under the newest policy version the loop has published.
   const runPhase = (
@@ -105,13 +96,8 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
 
     // 3. learn, then publish: the next episodes run under the new version
     deps.onPhase('train', iteration, horizon);
-    const trained = await untilStopped(learner.train(iteration, state.policyVersion + 1));
+    const trained = await trainAndServe(learner, collector, state, iteration, untilStopped);
     if (trained === STOPPED) return 'stopped';
-    if (trained !== null && trained.policyVersion > state.policyVersion) {
-      state.policyVersion = trained.policyVersion;
-      const swapped = await untilStopped(collector.awaitPolicy(state.policyVersion));
-      if (swapped === STOPPED) return 'stopped';
-    }
 
     // 4. eval
     let evalRow: MetricsRow['eval'] = null;
