@@ -123,6 +123,7 @@ export async function runAsyncTtiLoop(
     row.lag = t.lag;
     deps.appendMetrics(row);
     state.iteration = t.iteration;
+    state.horizon = t.horizon;
     state.randomState = t.randomState;
     deps.saveState(state);
     log.info(`${iterationLine(row, t.collected)}, policy lag ≤ ${t.lag.max} (${t.lag.stale} stale)`);
@@ -139,7 +140,6 @@ export async function runAsyncTtiLoop(
     const started = Date.now();
     const requeuedBefore = collector.requeued;
     const horizon = horizonAt(scheduleOf(config), iteration);
-    state.horizon = horizon;
     deps.onPhase('collect', iteration, horizon);
 
     // 1. record the iteration before, once its eval is done
@@ -154,6 +154,7 @@ export async function runAsyncTtiLoop(
     }
 
     // 2. this iteration's batch, within the lag bound
+    state.horizon = horizon;
     const draw = queued.get(iteration)!;
     const outcomes = await untilStopped(draw.outcomes);
     if (outcomes === STOPPED) return 'stopped';

@@ -66,6 +66,16 @@ test('with lag 1, iteration k+1 is queued before k trains and is collected while
   // iteration 2 ran under v0 and trained v1 → v2: one version behind
   assert.equal(record.rows[1]?.lag?.max, 1);
   assert.equal(record.checkpoints.at(-1)?.totals.seen, 16);
+  // each checkpoint is its own iteration's: horizon, version, and its row came first
+  assert.deepEqual(
+    record.checkpoints.map((s) => [s.iteration, s.horizon, s.policyVersion]),
+    [
+      [1, 2, 1],
+      [2, 4, 2],
+      [3, 6, 3],
+      [4, 6, 4],
+    ],
+  );
 });
 
 test('with lag 2, at most two iterations run ahead: iteration k+3 waits for k to train', async () => {
