@@ -49,6 +49,13 @@ export function renderRun(
   );
   // A full disk pauses collection until space returns: say why.
   if (snapshot.paused) lines.push(`paused    ${snapshot.paused}`);
+  // rollout.max_policy_lag ≥ 1: how far behind the learner collection samples.
+  if (snapshot.lag !== undefined) {
+    const { bound, last, max, stale } = snapshot.lag;
+    lines.push(
+      `lag       ${last} version(s) now   ${max} at most   bound ${bound}   ${stale} stale left out`,
+    );
+  }
   // A chat policy's served model and the tokens it has used (summed over inference workers).
   const chat = snapshot.workers.filter((w) => w.role === 'inference' && w.labels.model !== undefined);
   if (chat.length > 0) {

@@ -27,6 +27,7 @@ export const GROUPS = [
   'chat',
   'judge',
   'learner',
+  'rollout',
 ] as const;
 
 export const Config = z
@@ -42,12 +43,16 @@ export const Config = z
     fault: z.strictObject(shapeAt('fault')).prefault({}),
     supervisor: z.strictObject(shapeAt('supervisor')).prefault({}),
     transport: z
-      .strictObject({ ...shapeAt('transport'), limits: z.strictObject(shapeAt('transport.limits')).prefault({}) })
+      .strictObject({
+        ...shapeAt('transport'),
+        limits: z.strictObject(shapeAt('transport.limits')).prefault({}),
+      })
       .prefault({}),
     remote: z.strictObject(shapeAt('remote')).prefault({}),
     chat: z.strictObject(shapeAt('chat')).prefault({}),
     judge: z.strictObject(shapeAt('judge')).prefault({}),
     learner: z.strictObject(shapeAt('learner')).prefault({}),
+    rollout: z.strictObject(shapeAt('rollout')).prefault({}),
   })
   .superRefine((config, ctx) => {
     for (const section of SECTIONS)

@@ -2,6 +2,7 @@
 // filter, learn, publish, evaluate and checkpoint the run's state, against two seams — a Collector
 // that runs episodes and a Learner that trains. It imports no actor, nact or ZeroMQ: the actor
 // system (src/actors/supervisor) implements both seams, and a unit test drives it from memory.
+export * from './async-tti-loop.js';
 export * from './collector.js';
 export * from './episode.js';
 export * from './eval-pass.js';
@@ -9,5 +10,7 @@ export * from './eval-summary.js';
 export * from './learner.js';
 export * from './loop-state.js';
 export * from './metrics-row.js';
+export * from './policy-lag.js';
 export * from './search-summary.js';
+export * from './streaming-collector.js';
 export * from './tti-loop.js';

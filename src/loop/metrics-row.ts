@@ -1,6 +1,7 @@
 // One row of metrics.jsonl per completed iteration (src/report reads them back).
 import type { EpisodeOutcome } from './episode.js';
 import type { EvalSummary } from './eval-summary.js';
+import type { LagSummary } from './policy-lag.js';
 import type { CollectSearchSummary } from './search-summary.js';
 
 export interface MetricsRow {
@@ -35,6 +36,8 @@ export interface MetricsRow {
   requeued: number;
   wallMs: number;
   at: string;
+  /** the asynchronous loop (rollout.max_policy_lag ≥ 1): the batch's policy lag at training; absent when synchronous */
+  lag?: LagSummary;
   /** a chat policy's tokens this iteration (collection and eval episodes); absent for tfjs */
   tokens?: { prompt: number; completion: number; episodes: number; perEpisode: number };
 }

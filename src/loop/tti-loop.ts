@@ -15,16 +15,27 @@
 // It knows two seams, a Collector (collector.ts) and a Learner (learner.ts), and nothing of the
 // processes behind them.
 import type { Config } from '../config/index.js';
-import { evalSubset, finalTemperature, horizonAt, type TaskRef, temperatureAt } from '../curriculum/index.js';
+import { horizonAt, type TaskRef } from '../curriculum/index.js';
 import type { Logger } from '../log/index.js';
-import { mixSeeds, SeededRandom } from '../util/index.js';
 import type { Collector, CollectRequest } from './collector.js';
-import type { EpisodeOutcome, EpisodeSpec } from './episode.js';
-import { summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
+import type { EpisodeOutcome } from './episode.js';
+import type { TaskLabels } from './eval-summary.js';
+import {
+  addCollection,
+  addEval,
+  collectText,
+  drawTasks,
+  episodeSpec,
+  iterationLine,
+  loopStart,
+  metricsRow,
+  STOPPED,
+  scheduleOf,
+  trainAndServe,
+} from './iteration.js';
 import type { Learner } from './learner.js';
 import type { LoopState, Phase } from './loop-state.js';
-import { type MetricsRow, tokenTotals } from './metrics-row.js';
-import { summarizeSearches } from './search-summary.js';
+import type { MetricsRow } from './metrics-row.js';
 
 export interface LoopDeps {
   config: Config;
@@ -46,38 +57,9 @@ export interface LoopDeps {
   event(kind: string, message: string): void;
 }
 
-const STOPPED = Symbol('stopped');
-
 export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'completed' | 'stopped'> {
   const { config, log, collector, learner } = deps;
-  const state: LoopState = structuredClone(initial);
-  const random = new SeededRandom(config.seed);
-  random.state = state.randomState;
-  const schedule = { kind: 'list' as const, horizons: config.horizon_schedule };
-  const evalTasks = evalSubset(deps.testTasks, config.eval_tasks, config.seed, config.eval_sampling, (t) =>
-    templateIn(deps.labels, t),
-  );
-  const untilStopped = <T>(p: Promise<T>): Promise<T | typeof STOPPED> =>
-    Promise.race([p, deps.stopped.then((): typeof STOPPED => STOPPED)]);
-  const spec = (task: TaskRef, iteration: number, mode: 'collect' | 'eval', index: number): EpisodeSpec => ({
-    // Numbered and seeded by the episode's place in its phase, not by a run-wide counter (which a
-    // resume restarts), so a resumed run samples and orders its episodes (replay's episode order)
-    // as an uninterrupted one would.
-    episodeId: `${deps.runId}-i${iteration}-${mode === 'collect' ? 'c' : 'e'}${index + 1}`,
-    seed: mixSeeds(config.seed, iteration, mode === 'collect' ? 0 : 1, index),
-    taskFile: task.file,
-    taskId: task.id,
-    horizon: mode === 'collect' ? horizonAt(schedule, iteration) : config.eval_horizon,
-    minTry: mode === 'collect' ? config.min_try : config.eval_min_try,
-    split: mode === 'collect' ? 'train' : 'test',
-    iteration,
-    greedy: mode === 'eval',
-    temperature:
-      mode === 'collect'
-        ? temperatureAt(config.temperature, iteration)
-        : finalTemperature(config.temperature),
-    toReplay: mode === 'collect',
-  });
+  const { state, random, evalTasks, untilStopped } = loopStart(deps, initial);
 
   // A phase's episodes run under the newest policy version the loop has published.
   const runPhase = (
@@ -90,124 +72,66 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
         phase,
         iteration,
         policyVersion: state.policyVersion,
-        episodes: tasks.map((t, i) => spec(t, iteration, phase, i)),
+        episodes: tasks.map((t, i) => episodeSpec(config, deps.runId, t, iteration, phase, i)),
       }),
-    );
-
-  const drawTasks = (): TaskRef[] =>
-    Array.from(
-      { length: config.rollout_size },
-      () => deps.trainTasks[Math.floor(random.next() * deps.trainTasks.length)]!,
     );
 
   for (let iteration = state.iteration + 1; iteration <= config.iterations; iteration++) {
     const started = Date.now();
     const requeuedBefore = collector.requeued;
-    const horizon = horizonAt(schedule, iteration);
+    const horizon = horizonAt(scheduleOf(config), iteration);
     state.horizon = horizon;
 
     // 1. draw
     deps.onPhase('collect', iteration, horizon);
-    deps.event(
-      'collect',
-      `iteration ${iteration}: collecting ${config.rollout_size} episodes at horizon ${horizon}` +
-        (typeof config.temperature === 'number'
-          ? ''
-          : `, temperature ${temperatureAt(config.temperature, iteration)}`),
-    );
-    const draws = drawTasks();
+    deps.event('collect', collectText(config, iteration, horizon));
+    const draws = drawTasks(config, deps.trainTasks, random);
 
     // 2. collect (replay filters: `kept`)
-    const collected = await runPhase('collect', iteration, draws);
-    if (collected === STOPPED) return 'stopped';
+    const outcomes = await runPhase('collect', iteration, draws);
+    if (outcomes === STOPPED) return 'stopped';
     const collectMs = Date.now() - started;
-    const envSteps = collected.reduce((n, r) => n + r.steps, 0);
-    const successes = collected.filter((r) => r.reward > 0).length;
-    const kept = collected.filter((r) => r.kept).length;
-    const searches = summarizeSearches(collected);
-    state.totals.envSteps += envSteps;
-    state.totals.episodes += collected.length;
-    state.totals.successes += successes;
-    state.totals.seen += collected.length;
-    state.totals.kept += kept;
+    const collected = addCollection(state, outcomes);
 
     // 3. learn, then publish: the next episodes run under the new version
     deps.onPhase('train', iteration, horizon);
-    const trained = await untilStopped(learner.train(iteration, state.policyVersion + 1));
+    const trained = await trainAndServe(learner, collector, state, iteration, untilStopped);
     if (trained === STOPPED) return 'stopped';
-    if (trained !== null && trained.policyVersion > state.policyVersion) {
-      state.policyVersion = trained.policyVersion;
-      const swapped = await untilStopped(collector.awaitPolicy(state.policyVersion));
-      if (swapped === STOPPED) return 'stopped';
-    }
 
     // 4. eval
     let evalRow: MetricsRow['eval'] = null;
-    let evaluatedResults: EpisodeOutcome[] = [];
+    let evaluated: EpisodeOutcome[] = [];
     if (iteration % config.eval_every === 0 || iteration === config.iterations) {
       deps.onPhase('eval', iteration, config.eval_horizon);
       deps.event('eval', `iteration ${iteration}: eval on ${evalTasks.length} test tasks`);
-      const evaluated = await runPhase('eval', iteration, evalTasks);
-      if (evaluated === STOPPED) return 'stopped';
-      evaluatedResults = evaluated;
-      state.totals.episodes += evaluated.length;
-      state.totals.successes += evaluated.filter((r) => r.reward > 0).length;
-      evalRow = {
-        ...summarizeEpisodes(evaluated, deps.labels),
-        horizon: config.eval_horizon,
-        minTry: config.eval_min_try,
-      };
+      const outcomes = await runPhase('eval', iteration, evalTasks);
+      if (outcomes === STOPPED) return 'stopped';
+      evaluated = outcomes;
+      evalRow = addEval(config, state, evaluated, deps.labels);
     }
 
     // 5. record: the metrics row, then the checkpoint of the run's state
-    const wallMs = Date.now() - started;
-    const row: MetricsRow = {
+    const row = metricsRow(config, state, {
       iteration,
       horizon,
-      temperature: temperatureAt(config.temperature, iteration),
-      policyVersion: state.policyVersion,
-      envSteps,
-      totalEnvSteps: state.totals.envSteps,
-      train: {
-        episodes: collected.length,
-        success: collected.length > 0 ? successes / collected.length : 0,
-        meanSteps: collected.length > 0 ? envSteps / collected.length : 0,
-        kept,
-        ...(searches === null ? {} : { search: searches }),
-      },
-      eval: evalRow,
-      replay: { seen: state.totals.seen, kept: state.totals.kept },
-      learner:
-        trained === null
-          ? null
-          : {
-              loss: trained.loss,
-              trajectories: trained.trajectories,
-              samples: trained.samples,
-              skipped: trained.skipped,
-              samplesPerSec: trained.samplesPerSec,
-              durationMs: trained.durationMs,
-            },
-      envStepsPerSec: collectMs > 0 ? envSteps / (collectMs / 1000) : 0,
-      learnerSamplesPerSec: trained?.samplesPerSec ?? null,
+      collected,
+      evalRow,
+      evaluated,
+      trained,
+      collectMs,
+      wallMs: Date.now() - started,
       restarts: await deps.restarts(),
       requeued: collector.requeued - requeuedBefore,
-      wallMs,
-      at: new Date().toISOString(),
-    };
-    const tokens = tokenTotals([...collected, ...evaluatedResults]);
-    if (tokens !== undefined) row.tokens = tokens;
+    });
     deps.appendMetrics(row);
     state.iteration = iteration;
     state.randomState = random.state;
     deps.saveState(state);
-    const evalText = evalRow ? `, eval success ${(evalRow.success * 100).toFixed(1)}%` : '';
-    log.info(
-      `iteration ${iteration} done: train success ${(row.train.success * 100).toFixed(1)}% ` +
-        `(${successes}/${collected.length}, ${kept} kept)${evalText}, policy v${state.policyVersion}, ` +
-        `${row.envStepsPerSec.toFixed(1)} env steps/s`,
+    log.info(iterationLine(row, collected));
+    deps.event(
+      'iteration',
+      `iteration ${iteration} done${row.eval ? `, eval success ${(row.eval.success * 100).toFixed(1)}%` : ''}`,
     );
-    deps.event('iteration', `iteration ${iteration} done${evalText}`);
     if (config.budget_env_steps !== null && state.totals.envSteps >= config.budget_env_steps) {
       log.info(`env-step budget reached (${state.totals.envSteps} ≥ ${config.budget_env_steps})`);
       break;

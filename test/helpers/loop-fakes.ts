@@ -12,6 +12,7 @@ import type {
   LoopDeps,
   LoopState,
   MetricsRow,
+  StreamingCollector,
 } from '../../src/loop/index.js';
 
 export interface LoopRecord {
@@ -68,14 +69,16 @@ export function memoryCollector(
 /** A learner that publishes the version it is asked for, unless `publishes` says it had nothing to train on. */
 export function memoryLearner(
   record: LoopRecord,
-  o: { publishes?: (iteration: number) => boolean } = {},
+  o: { publishes?: (iteration: number) => boolean; until?: (iteration: number) => Promise<void> } = {},
 ): Learner {
   let version = 0;
   return {
-    train(iteration, policyVersion) {
+    async train(iteration, policyVersion) {
       record.calls.push(`train i${iteration} v${policyVersion}`);
+      // a pass that lasts until the test says (what goes on meanwhile is what the test asserts)
+      await o.until?.(iteration);
       if (o.publishes?.(iteration) ?? true) version = policyVersion;
-      return Promise.resolve({
+      return {
         policyVersion: version,
         trajectories: 3,
         samples: 12,
@@ -83,9 +86,81 @@ export function memoryLearner(
         loss: 1 / iteration,
         samplesPerSec: null,
         durationMs: 1,
-      });
+      };
     },
   };
+}
+
+/**
+ * A streaming collector in memory: collection requests run one after another in the order queued,
+ * an eval beside them (held until `evalGate` resolves); each episode is sampled under the version
+ * served when it runs (`versionOf` may say otherwise), and ends a turn of the event loop later.
+ * `collected(i)` resolves once iteration i's collection is done.
+ */
+export function streamingCollector(
+  record: LoopRecord,
+  o: {
+    versionOf?: (spec: EpisodeSpec, served: number) => number;
+    evalGate?: (request: CollectRequest) => Promise<void>;
+  } = {},
+): StreamingCollector & { collected(iteration: number): Promise<void> } {
+  const listeners: ((outcome: EpisodeOutcome) => void)[] = [];
+  const done = new Map<number, () => void>();
+  const finished = new Map<number, Promise<void>>();
+  const collected = (iteration: number) => {
+    if (!finished.has(iteration)) finished.set(iteration, new Promise((r) => done.set(iteration, r)));
+    return finished.get(iteration)!;
+  };
+  let served = 0;
+  let tail: Promise<unknown> = Promise.resolve();
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const run = async (request: CollectRequest): Promise<EpisodeOutcome[]> => {
+    await turn();
+    const outcomes = request.episodes.map((spec): EpisodeOutcome => {
+      const success = Number(spec.taskId) % 2 === 0;
+      return {
+        episodeId: spec.episodeId,
+        taskFile: spec.taskFile,
+        taskId: spec.taskId,
+        reward: success ? 1 : 0,
+        steps: 2,
+        kept: success && spec.toReplay,
+        policyVersions: [o.versionOf?.(spec, served) ?? served],
+      };
+    });
+    const versions = [...new Set(outcomes.flatMap((r) => r.policyVersions))].join(',');
+    record.calls.push(`done ${request.phase} i${request.iteration} v${versions}`);
+    for (const outcome of outcomes) for (const listener of listeners) listener(outcome);
+    if (request.phase === 'collect') {
+      void collected(request.iteration);
+      done.get(request.iteration)?.();
+    }
+    return outcomes;
+  };
+  const collector: StreamingCollector & { collected(iteration: number): Promise<void> } = {
+    requeued: 0,
+    collected,
+    collect: (request) => collector.submit(request),
+    submit(request) {
+      record.requests.push(request);
+      const horizons = [...new Set(request.episodes.map((e) => e.horizon))].join(',');
+      record.calls.push(
+        `${request.phase} i${request.iteration} h${horizons} v${request.policyVersion} ×${request.episodes.length}`,
+      );
+      if (request.phase === 'eval')
+        return (o.evalGate?.(request) ?? Promise.resolve()).then(() => run(request));
+      const outcomes = tail.then(() => run(request));
+      tail = outcomes;
+      return outcomes;
+    },
+    onOutcome: (listener) => listeners.push(listener),
+    awaitPolicy(policyVersion) {
+      record.calls.push(`serve v${policyVersion}`);
+      served = policyVersion;
+      return Promise.resolve();
+    },
+  };
+  return collector;
 }
 
 /** The loop's deps around the given seams; `stopped` resolves when the test says. */

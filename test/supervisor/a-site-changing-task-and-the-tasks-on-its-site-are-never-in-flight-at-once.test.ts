@@ -151,7 +151,7 @@ test('a site-changing task and the tasks on its site are never in flight at once
   }));
   assert.ok(SHOP.every((s) => typeof arena.envCtrl[s] === 'string'));
 
-  const ordered = await runPhase(new EpisodeQueue((s) => claimOf(s)), specs, tasks, arena);
+  const ordered = await runPhase(new EpisodeQueue(undefined, (s) => claimOf(s)), specs, tasks, arena);
   assert.deepEqual([...ordered.overlaps], [], 'no conflicting pair was in flight at once');
   assert.deepEqual(ordered.dirtyReads, [], 'every reader of the shop saw it in its first state');
   // every changing task reset its sites (a task may hold more than one)

@@ -1,7 +1,15 @@
-// What a run does once its workers are up: TTI's training loop (src/loop), or one eval pass
+// What a run does once its workers are up: TTI's training loop (src/loop: synchronous, or with
+// collection running ahead of the learner when rollout.max_policy_lag ≥ 1), or one eval pass
 // (`tti-run eval`), which writes eval.json. Either ends the run when it is done; a stop ends it first.
 import { evalSubset, finalTemperature } from '../../curriculum/index.js';
-import { type EvalSummary, type LoopDeps, runEvalOnly, runTtiLoop, templateIn } from '../../loop/index.js';
+import {
+  type AsyncLoopDeps,
+  type EvalSummary,
+  runAsyncTtiLoop,
+  runEvalOnly,
+  runTtiLoop,
+  templateIn,
+} from '../../loop/index.js';
 import { writeFileAtomic } from '../../run/index.js';
 import type { RunStateStore } from './run-state.js';
 
@@ -20,13 +28,16 @@ export interface RunEnd {
 /** Runs the mode to its end (a RunEnd), or until the run is stopped (null). */
 export async function runMode(
   mode: RunMode,
-  deps: LoopDeps,
+  deps: AsyncLoopDeps,
   state: RunStateStore,
   evalFile: string,
 ): Promise<RunEnd | null> {
   const { config } = deps;
   if (mode.kind === 'train') {
-    const how = await runTtiLoop(deps, state.loop);
+    const how =
+      config.rollout.max_policy_lag === 0
+        ? await runTtiLoop(deps, state.loop)
+        : await runAsyncTtiLoop(deps, state.loop);
     if (how !== 'completed') return null;
     return {
       reason: `completed ${state.loop.iteration} of ${config.iterations} iterations`,

@@ -4,7 +4,7 @@
 // and keeps the one piece of state only status shows: the phase the run is in.
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '../../log/index.js';
-import type { Phase } from '../../loop/index.js';
+import type { LiveLag, Phase } from '../../loop/index.js';
 import type {
   Channel,
   Fault,
@@ -52,6 +52,8 @@ function tokensMatch(given: string, expected: string): boolean {
 export class StatusLoop {
   /** what the current iteration is doing */
   phase: Phase = 'starting';
+  /** the asynchronous loop's policy lag (null: the synchronous loop, or none yet) */
+  lag: LiveLag | null = null;
   readonly done: Promise<void>;
 
   constructor(
@@ -93,6 +95,7 @@ export class StatusLoop {
       episodes: s.tasks.episodes,
       backend: backendOf?.labels.backend ?? null,
       paused: s.paused?.() ?? null,
+      ...(this.lag !== null ? { lag: this.lag } : {}),
       ...(s.remote ? { remote: s.remote(workers) } : {}),
     };
   }

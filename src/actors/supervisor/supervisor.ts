@@ -73,7 +73,11 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
   writes.write('state.json', true, () => state.save({ ...state.progress, state: 'starting', reason: null }));
 
-  const queue = new EpisodeQueue(claimOf);
+  // Beside collection (rollout.max_policy_lag ≥ 1) an eval runs on half the env workers at most.
+  const queue = new EpisodeQueue(
+    Math.max(1, Math.floor((config.workers.env + config.remote.env) / 2)),
+    claimOf,
+  );
   const trainer = new TrainCoordinator(() => workers.first('learner'));
   const workers: WorkerPool = new WorkerPool(system, specs, {
     config,
@@ -231,6 +235,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         statusLoop.phase = next;
         const progress = { iteration, policyVersion: state.loop.policyVersion, horizon };
         dispatch(runActor, { kind: 'progress', progress });
+      },
+      onLag: (lag) => {
+        statusLoop.lag = lag;
       },
       saveState: (loop) => dispatch(runActor, { kind: 'progress', progress: state.advance(loop) }),
       appendMetrics: (row) =>

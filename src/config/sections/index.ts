@@ -11,6 +11,7 @@ import { fault } from './fault.js';
 import { filteredBc } from './filtered-bc.js';
 import { judge } from './judge.js';
 import { miniwob } from './miniwob.js';
+import { rollout } from './rollout.js';
 import { stopProbes } from './stop-probes.js';
 import { supervisor } from './supervisor.js';
 import { testTimeSearch } from './test-time-search.js';
@@ -19,6 +20,7 @@ import { transport } from './transport.js';
 
 export const SECTIONS = [
   core,
+  rollout,
   testTimeSearch,
   branchSearch,
   stopProbes,
