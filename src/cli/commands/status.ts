@@ -1,9 +1,11 @@
-// `tti-run status`: one snapshot of a run, as a table or JSON.
+// `tti-run status`: one snapshot of a run, as the live view's table (in words) or as JSON (the
+// snapshot as the supervisor sent it, raw counter names and all).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../config/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
 import { defineCommand, exitWith } from '../command.js';
+import { lastResults } from '../last-results.js';
 
 export async function status(args: { runDir: string; json: boolean; timeoutMs: number }): Promise<number> {
   const runDir = new RunDir(args.runDir);
@@ -30,11 +32,16 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
     if (args.json) {
       process.stdout.write(`${JSON.stringify(reply.snapshot)}\n`);
     } else {
-      const iterations = existsSync(runDir.config)
-        ? loadConfig(runDir.config).iterations
-        : reply.snapshot.iteration;
+      // the run's own config says which strategies are on; without it, no strategy block
+      const config = existsSync(runDir.config) ? loadConfig(runDir.config) : null;
       const { renderStatusTable } = await import('../console-view.js');
-      process.stdout.write(`${renderStatusTable(reply.snapshot, iterations)}\n`);
+      const { strategyBlocks } = await import('../view-strategies.js');
+      const table = renderStatusTable(reply.snapshot, {
+        iterations: config?.iterations ?? reply.snapshot.iteration,
+        strategies: config ? strategyBlocks(config) : [],
+        results: lastResults(runDir.root),
+      });
+      process.stdout.write(`${table}\n`);
     }
     return 0;
   } finally {
