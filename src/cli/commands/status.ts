@@ -7,6 +7,19 @@ import { RunDir, StatusClient } from '../../run/index.js';
 import { defineCommand, exitWith } from '../command.js';
 import { lastResults } from '../last-results.js';
 
+/** What a stopped run left in state.json and metrics.jsonl, in words (`--json` has it all). */
+function leftBehind(last: object, runDir: RunDir): string {
+  const { state, reason, iteration, policyVersion, horizon } = last as Record<string, unknown>;
+  const { collection, eval: lastEval } = lastResults(runDir.root);
+  const rate = (r: typeof collection) =>
+    r ? `${Math.round(r.success * 100)}% of ${r.episodes} episodes (iteration ${r.iteration})` : 'none yet';
+  return (
+    `the run was last ${String(state ?? 'unknown')}${typeof reason === 'string' ? ` (${reason})` : ''}` +
+    ` at iteration ${String(iteration ?? '-')}, policy v${String(policyVersion ?? '-')}, horizon ${String(horizon ?? '-')};` +
+    ` collection success ${rate(collection)}, last eval ${rate(lastEval)}`
+  );
+}
+
 export async function status(args: { runDir: string; json: boolean; timeoutMs: number }): Promise<number> {
   const runDir = new RunDir(args.runDir);
   if (!existsSync(runDir.supervisorInfo)) {
@@ -16,7 +29,7 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
     if (args.json) process.stdout.write(`${JSON.stringify(body)}\n`);
     else
       process.stdout.write(
-        `no supervisor is running in ${runDir.root}${last ? `; last state: ${JSON.stringify(last)}` : ''}\n`,
+        `no supervisor is running in ${runDir.root}${last ? `; ${leftBehind(last, runDir)}` : ''}\n`,
       );
     return 1;
   }
