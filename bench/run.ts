@@ -63,6 +63,20 @@ if (selected('episode')) {
   );
 }
 
+if (selected('network-trace')) {
+  const { networkTraceBench } = await import('./network-trace.bench.js');
+  const n = await networkTraceBench();
+  writeFileSync(
+    path.join(resultsDir, 'network-trace.json'),
+    `${JSON.stringify({ machine, ...n }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `network trace (per step, shop listing): off ${n.step.offMs.toFixed(1)} ms  on ${n.step.onMs.toFixed(1)} ms  ` +
+      `cost ${n.step.costMs.toFixed(2)} ms (${(n.step.costFraction * 100).toFixed(1)}%); per ${n.perEpisode.steps}-step episode ` +
+      `${n.perEpisode.entries} entries, ${(n.perEpisode.harBytes / 1024).toFixed(0)} KiB HAR, stop ${n.perEpisode.stopMs.toFixed(1)} ms, score ${n.perEpisode.scoreMs.toFixed(2)} ms\n`,
+  );
+}
+
 if (selected('screenshot')) {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const shots = await screenshotBench();

@@ -6,7 +6,8 @@ import { chromium } from 'playwright-core';
 import { startMiniArenaHost } from '../src/arena/index.js';
 import { BrowserEnv, CHROMIUM_ARGS, findChromium, VIEWPORT } from '../src/envs/index.js';
 import { screenshotWithMarks } from '../src/envs/observation/set-of-marks.js';
-import { oursSide, type Side, serveShop } from './env.bench.js';
+import { oursSide, serveShop } from './env.bench.js';
+import { offOnRounds } from './off-on-rounds.js';
 
 export interface ScreenshotBenchOptions {
   /** Timed rounds per side, alternating. Default 30. */
@@ -57,37 +58,9 @@ export async function screenshotBench(options: ScreenshotBenchOptions = {}): Pro
   );
   const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
   try {
-    const sides: [string, Side][] = [
-      ['off', off],
-      ['on', on],
-    ];
-    const ms = new Map<string, number[]>([
-      ['off', []],
-      ['on', []],
-    ]);
-    for (const [, side] of sides) {
-      await side.start(start);
-      for (let s = 0; s < 5; s++) await side.step(s); // warm-up
-      await side.end();
-    }
-    for (let round = 0; round < opts.rounds; round++) {
-      const first = round * opts.stepsPerRound;
-      // A fresh episode every 10 rounds (untimed), as the env bench does.
-      if (round % 10 === 0) {
-        for (const [, side] of sides) {
-          if (round > 0) await side.end();
-          await side.start(start);
-        }
-      }
-      for (const [name, side] of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const t0 = performance.now();
-        for (let s = first; s < first + opts.stepsPerRound; s++) await side.step(s);
-        ms.get(name)!.push((performance.now() - t0) / opts.stepsPerRound);
-      }
-    }
-    for (const [, side] of sides) await side.end();
-    const offMs = quantile(ms.get('off')!, 0.5);
-    const onMs = quantile(ms.get('on')!, 0.5);
+    const ms = await offOnRounds(off, on, start, opts.rounds, opts.stepsPerRound);
+    const offMs = quantile(ms.off, 0.5);
+    const onMs = quantile(ms.on, 0.5);
 
     // The call alone, as observe() makes it (no marks), on the listing and MiniArena's pages.
     const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });

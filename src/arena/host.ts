@@ -44,6 +44,13 @@ export const DEFAULT_ACCOUNTS: Record<
 };
 
 export const RESET_PATH = '/__miniarena/reset';
+/**
+ * WebArena-Verified's env-ctrl, per site: `/__env-ctrl/<reset token>/<site>` answers GET /health
+ * (and /status, as its Python client asks) and POST /reset with its JSON `{success, message,
+ * details}`. The token in the path stands for the header the reset route asks: env-ctrl's clients
+ * send none, and a page in the browser must not reset its own site.
+ */
+export const ENV_CTRL_PREFIX = '/__env-ctrl';
 export const RESET_TOKEN_HEADER = 'x-miniarena-reset-token';
 
 export interface MiniArenaHostOptions {
@@ -57,6 +64,8 @@ export interface MiniArenaHostOptions {
   /** Key that signs session cookies; random when omitted. Instances given the same key accept each
    *  other's cookies (cookies ignore the port), so one storage state can serve every instance. */
   sessionSecret?: string;
+  /** How long an env-ctrl reset takes (WebArena's is a container restart): /health says 503 meanwhile. */
+  envCtrlResetMs?: number;
 }
 
 /** A cookie in Playwright's storage-state shape. */
@@ -81,6 +90,10 @@ export interface MiniArenaHost {
   readonly placeholders: Record<keyof typeof PLACEHOLDERS, string>;
   readonly seed: number;
   readonly resetToken: string;
+  /** Each site's env-ctrl base URL (GET {base}/health, POST {base}/reset), under WebArena's names. */
+  readonly envCtrl: Record<WebArenaSite, string>;
+  /** env-ctrl resets answered so far, per site (what a test checks against) */
+  readonly envCtrlResets: Record<WebArenaSite, number>;
   /** Replaces every `__SHOPPING__` / `__REDDIT__` / `__GITLAB__` in `s` with this host's URLs. */
   resolve(s: string): string;
   /** Back to the seeded state (in memory, a clone of the pristine snapshot). */
@@ -156,6 +169,34 @@ export async function startMiniArenaHost(options: MiniArenaHostOptions = {}): Pr
     for (const site of dirty) state = { ...state, [site]: structuredClone(pristine[site]) };
     dirty.clear();
   };
+  const envCtrlResets: Record<WebArenaSite, number> = { shopping: 0, reddit: 0, gitlab: 0 };
+  /** sites whose env-ctrl reset is still "restarting" (envCtrlResetMs), until then */
+  const restarting = new Map<WebArenaSite, number>();
+  const envCtrl = (method: string, rest: string): SiteResponse => {
+    const json = (status: number, success: boolean, message: string, details: object = {}) => ({
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ success, message, details }),
+    });
+    const m = /^\/([a-z_]+)\/(health|status|reset)$/.exec(rest);
+    const name = m?.[1] as WebArenaSite | undefined;
+    if (m === null || name === undefined || !(name in WEBARENA_SITES))
+      return json(404, false, `no env-ctrl at ${rest}`);
+    const action = m[2];
+    if (action === 'reset') {
+      if (method !== 'POST') return json(405, false, 'reset is POST');
+      const site = WEBARENA_SITES[name];
+      state = { ...state, [site]: structuredClone(pristine[site]) };
+      dirty.delete(site);
+      envCtrlResets[name] += 1;
+      if ((options.envCtrlResetMs ?? 0) > 0) restarting.set(name, Date.now() + (options.envCtrlResetMs ?? 0));
+      return json(200, true, `${name} reset`, { site: name });
+    }
+    if (method !== 'GET') return json(405, false, `${action} is GET`);
+    const until = restarting.get(name) ?? 0;
+    if (Date.now() < until) return json(503, false, `${name} is restarting`);
+    return json(200, true, `${name} is healthy`, { site: name });
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
@@ -177,6 +218,9 @@ export async function startMiniArenaHost(options: MiniArenaHostOptions = {}): Pr
       reset();
       return send(res, { status: 204, headers: {}, body: '' }, started);
     }
+    const ctrl = `${ENV_CTRL_PREFIX}/${resetToken}`;
+    if (url.pathname.startsWith(`${ctrl}/`))
+      return send(res, envCtrl(method, url.pathname.slice(ctrl.length)), started);
     if (url.pathname === '/' && method === 'GET')
       return send(
         res,
@@ -248,6 +292,12 @@ export async function startMiniArenaHost(options: MiniArenaHostOptions = {}): Pr
     placeholders,
     seed,
     resetToken,
+    envCtrl: {
+      shopping: `${origin}${ENV_CTRL_PREFIX}/${resetToken}/shopping`,
+      reddit: `${origin}${ENV_CTRL_PREFIX}/${resetToken}/reddit`,
+      gitlab: `${origin}${ENV_CTRL_PREFIX}/${resetToken}/gitlab`,
+    },
+    envCtrlResets,
     resolve: (s) =>
       s.replace(/__(SHOPPING|REDDIT|GITLAB)__/g, (m) => placeholders[m as keyof typeof placeholders]),
     reset: async () => reset(),
@@ -292,6 +342,7 @@ export async function serveMiniArena(
     `  __GITLAB__   = ${host.urls.gitlab}  (sign in: ${DEFAULT_ACCOUNTS.gitlab.username} / ${DEFAULT_ACCOUNTS.gitlab.password})`,
   );
   log(`  reset: curl -X POST -H '${RESET_TOKEN_HEADER}: ${host.resetToken}' ${host.origin}${RESET_PATH}`);
+  log(`  env-ctrl (shopping): ${host.envCtrl.shopping}  (GET /health, POST /reset; reddit, gitlab alike)`);
   return host;
 }
 

@@ -20,6 +20,7 @@ export {
 } from './generate-tasks.js';
 export {
   DEFAULT_ACCOUNTS,
+  ENV_CTRL_PREFIX,
   type MiniArenaHost,
   type MiniArenaHostOptions,
   PLACEHOLDERS,

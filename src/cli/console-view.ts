@@ -164,6 +164,16 @@ export function renderRun(
         down.map((w) => `${w.id}: ${w.labels.host ?? 'unreachable'}`).join('; '),
     );
   }
+  // Sites put back through env-ctrl after site-changing tasks, and what that cost.
+  const resetting = envs.filter((w) => (w.counters.resets ?? 0) + (w.counters.resetFailures ?? 0) > 0);
+  if (resetting.length > 0) {
+    const resets = total(resetting, 'resets');
+    const ms = total(resetting, 'resetMs');
+    lines.push(
+      `resets    ${resets} site resets, ${(ms / 1000).toFixed(1)} s in all (${resets > 0 ? Math.round(ms / resets) : 0} ms each)` +
+        `   ${total(resetting, 'resetFailures')} failed`,
+    );
+  }
   // A run that listens: who joined from other machines, and the connections refused at the gate.
   const remote = snapshot.remote;
   if (remote !== undefined) {

@@ -15,6 +15,7 @@ import { injectCommand } from './commands/inject.js';
 import { plotCommand } from './commands/plot.js';
 import { pretrainCommand } from './commands/pretrain.js';
 import { reportCommand } from './commands/report.js';
+import { scoreCommand } from './commands/score.js';
 import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
 import { tasksCommand } from './commands/tasks.js';
@@ -41,6 +42,7 @@ await yargs(hideBin(process.argv))
   .command(workerCommand)
   .command(credentialsCommand)
   .command(tasksCommand)
+  .command(scoreCommand)
   .command(arenaCommand)
   .demandCommand(1, 'name a command; see --help')
   .strict()

@@ -109,7 +109,7 @@ export const core = defineSection({
     learner: {
       kind: z.enum(['tfjs', 'external']).default('tfjs'),
       /**
-       * external: argv run each iteration; {data} {out} {iteration} {version} {model} {run_dir} are
+       * external: argv run each iteration; {data} {out} {iteration} {version} {model} {run_dir} {project} are
        * replaced (the SFT file, a fresh output dir, the iteration, the new policy version, the current model)
        */
       command: z.array(z.string()).default([]),

@@ -408,7 +408,11 @@ export class BrowserEnv {
     const ep = this.episode;
     if (!ep) throw new Error('step() before reset(): start an episode with reset(task) first');
     const reply = typeof replyOrAction === 'string' ? replyOrAction : null;
-    const parsed = typeof replyOrAction === 'string' ? this.parse(replyOrAction) : replyOrAction;
+    const read = typeof replyOrAction === 'string' ? this.parse(replyOrAction) : replyOrAction;
+    // an answer in a form the suite cannot read (a structured response, say) is an invalid action
+    const answerError =
+      read.type === 'stop' ? (this.config.hooks?.checkAnswer?.(read.answer, ep.task) ?? null) : null;
+    const parsed: Action = answerError === null ? read : { type: 'none', error: answerError };
     const action: Action =
       parsed.type === 'stop' && this.config.offerStop === false
         ? { type: 'none', error: NO_STOP_NOTE }

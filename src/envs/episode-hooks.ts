@@ -34,6 +34,8 @@ export interface EpisodeHooks {
   start?(s: EpisodeStart): Promise<Task>;
   /** After each action: an end the page itself has reached (`task_done`, `left_page`), or null. */
   ended?(page: Page, task: Task): Promise<EndReason | null>;
+  /** Why a stop's answer is not in the form the suite reads (null: it is); such a stop is an invalid action. */
+  checkAnswer?(answer: string, task: Task): string | null;
   /** The verdict on the final state; absent, WebArena's evaluators score the task. */
   score?(s: EpisodeEnd): Promise<Verdict>;
   /** The evaluator a failed `score` is reported under (default 'judge'). */

@@ -12,11 +12,24 @@ export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
 export type { BrowserEnvConfig, ResetOptions, StepInfo, StepResult } from './browser-env.js';
 export { BrowserEnv, EpisodeSetupError, RECHECK_NOTE } from './browser-env.js';
 export type { EpisodeEnd, EpisodeHooks, EpisodeStart } from './episode-hooks.js';
+export {
+  type EvaluatorResult,
+  evaluateAgentResponse,
+  parseAgentResponse,
+  responseJson,
+} from './evaluators/agent-response.js';
 export { type ChatJudgeOptions, chatJudges } from './evaluators/chat-judges.js';
 export type { EvaluationInput } from './evaluators/evaluate.js';
 export { evaluateTask } from './evaluators/evaluate.js';
 export type { ChatMessage, Judge } from './evaluators/judge.js';
 export { luckyPass, luckySubstring } from './evaluators/lucky.js';
+export {
+  evaluateNetworkEvents,
+  type HarEntry,
+  type HarLog,
+  type NetworkEvent,
+  networkEvents,
+} from './evaluators/network-event.js';
 export type { ProgramHtmlHelper, ProgramHtmlHelpers } from './evaluators/program-html.js';
 export {
   type ProbedStop,
@@ -34,6 +47,8 @@ export {
   type Verdict,
   type VerdictStatus,
 } from './evaluators/verdict.js';
+export * from './evaluators/verified-schema.js';
+export { derenderer } from './evaluators/verified-url.js';
 export {
   type AnswerJudge,
   type AnswerJudgeInput,
@@ -69,6 +84,7 @@ export {
   validateTaskFiles,
 } from './tasks/load.js';
 export type { EvalType, ProgramHtmlTarget, WebArenaEval } from './tasks/schema.js';
+export { type SiteClaim, type SiteClaims, siteClaimOf } from './tasks/site-claim.js';
 export type { Task, TaskFileFormat, TaskIssue, TaskKind } from './tasks/task.js';
 export { formatTaskIssue, TaskFileError } from './tasks/task.js';
 // episode records, task labels, the notes' text: also reachable without loading the browser

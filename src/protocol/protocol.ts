@@ -394,6 +394,8 @@ export const ActionOffers = z.object({
    * one page, and going back leaves it; absent, offered
    */
   navigation: z.boolean().optional(),
+  /** the form of the answer: free text (absent), or WebArena-Verified's structured JSON response */
+  answer: z.enum(['text', 'webarena-verified']).optional(),
 });
 export type ActionOffers = z.infer<typeof ActionOffers>;
 

@@ -1,8 +1,10 @@
 // Task suites: each benchmark behind one interface (suite.ts), the built-in ones in their own
 // folders, and the registry that picks the run's (docs/envs.md, "Task suites").
 export { makePageTask, suiteWorkerContext } from './context.js';
+export { EnvCtrlError, resetSite, resetSites } from './env-ctrl.js';
 export { autoSuiteName, BUILT_IN_SUITES, loadSuite, SuiteError } from './registry.js';
 export type {
+  AnswerFormat,
   PageTask,
   Split,
   SuiteBrowser,
@@ -15,3 +17,4 @@ export type {
   TaskSuite,
 } from './suite.js';
 export { TaskFiles, taskFileTasks, webArenaHosts } from './task-files.js';
+export * as verified from './webarena-verified/index.js';

@@ -11,11 +11,13 @@ import { miniwobSuite } from './miniwob/index.js';
 import type { TaskSuite } from './suite.js';
 import { ttiJsonlSuite } from './tti-jsonl/index.js';
 import { webArenaSuite } from './webarena/index.js';
+import { isVerifiedFile, webArenaVerifiedSuite } from './webarena-verified/index.js';
 import { webVoyagerSuite } from './webvoyager/index.js';
 
 export const BUILT_IN_SUITES: Readonly<Record<string, TaskSuite>> = {
   miniarena: miniArenaSuite,
   webarena: webArenaSuite,
+  'webarena-verified': webArenaVerifiedSuite,
   'tti-jsonl': ttiJsonlSuite,
   webvoyager: webVoyagerSuite,
   miniwob: miniwobSuite,
@@ -31,6 +33,7 @@ export class SuiteError extends Error {
  */
 export function autoSuiteName(config: Config): string {
   const file = config.tasks.test ?? config.tasks.train;
+  if (file !== null && isVerifiedFile(file)) return 'webarena-verified';
   const format = file === null || !existsSync(file) ? 'webarena-raw' : taskFileFormat(file);
   if (format === 'webvoyager') return 'webvoyager';
   if (format === 'tti-webarena') return 'tti-jsonl';

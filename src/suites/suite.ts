@@ -4,7 +4,7 @@
 // has, starts the web host(s) its tasks run on, sets each episode up, tells when the page has ended
 // it and what the verdict is, which actions it offers, and tears its hosts down.
 import type { Config } from '../config/index.js';
-import type { EpisodeHooks, Task, TaskLabel, TaskLabels, Verdict } from '../envs/index.js';
+import type { EpisodeHooks, SiteClaims, Task, TaskLabel, TaskLabels, Verdict } from '../envs/index.js';
 
 /** A task as the supervisor hands it out: where it comes from (a task file, a suite's own source) and its id there. */
 export interface TaskRef {
@@ -56,14 +56,23 @@ export interface SuiteTasks {
   labels: TaskLabels;
   /** where the tasks come from, for the run's log */
   describe: string;
+  /**
+   * the sites each task holds, where the suite's sites are shared by every env worker (one
+   * WebArena): a site-changing task then runs alone on its sites (docs/envs.md, "Resets and task
+   * order"); absent, tasks run in any order, side by side
+   */
+  claims?: SiteClaims;
 }
+
+/** The form a stop's answer takes: free text (default), or WebArena-Verified's JSON response. */
+export type AnswerFormat = 'text' | 'webarena-verified';
 
 /** How the browser shows and runs the suite's pages. */
 export interface SuiteBrowser {
   /** the page size in CSS pixels (default WebArena's 1280×720) */
   viewport?: { width: number; height: number };
   /** the actions offered beyond the page's own (default: `stop [answer]` and navigation are offered) */
-  offers?: { stop: boolean; navigation?: boolean };
+  offers?: { stop: boolean; navigation?: boolean; answer?: AnswerFormat };
   /** BrowserGym's `clickable`/`visible` flags in the tree text (default off; `env.observation_flags` overrides) */
   flags?: boolean;
   /** per episode in the browser: starting the page's own episode, its end, its verdict */
@@ -79,6 +88,11 @@ export interface SuiteHost {
   task(ref: TaskRef): { task: Task; label: TaskLabel };
   /** before each episode, on the host's side (MiniArena goes back to its seeded state) */
   beforeEpisode?(): Promise<void>;
+  /**
+   * puts sites back in their first state (env-ctrl's POST /reset), after a task that changed them;
+   * resolves with the sites it reset (those it has a way to), throws when one fails
+   */
+  resetSites?(sites: readonly string[]): Promise<readonly string[]>;
   /** the `host-down` fault: the host stops answering for `ms`, then comes back as it was */
   outage?(ms: number): Promise<void>;
   /** stops what `start` started */

@@ -8,6 +8,8 @@ import {
   loadTaskFile,
   NO_LABEL,
   readTaskLabels,
+  type SiteClaims,
+  siteClaimOf,
   type Task,
   type TaskLabel,
   type TaskLabels,
@@ -16,34 +18,40 @@ import {
 } from '../envs/index.js';
 import type { Split, SuiteTasks, TaskRef } from './suite.js';
 
-/** Task ids of a task file, validated now so that a broken file stops the run at its start. */
-function validatedRefs(file: string): TaskRef[] {
+/** The tasks of a task file, validated now so that a broken file stops the run at its start. */
+function validatedTasks(file: string): Task[] {
   const report = validateTaskFile(file);
   if (report.issues.length > 0) {
     const shown = report.issues.slice(0, 5).map((issue) => `  - ${formatTaskIssue(issue)}`);
     const more = report.issues.length > 5 ? `\n  (+${report.issues.length - 5} more)` : '';
     throw new Error(`task file ${file} has ${report.issues.length} error(s):\n${shown.join('\n')}${more}`);
   }
-  return report.tasks.map((task) => ({ file, id: task.id }));
+  return report.tasks;
 }
 
-/** The refs and labels of a train and a test file; a split the run does not use is not read. */
+/**
+ * The refs and labels of a train and a test file; a split the run does not use is not read.
+ * `shared`: every env worker runs on the same hosts, so each task's site claim goes with it.
+ */
 export function taskFileTasks(
   files: { train: string; test: string },
   wants: (split: Split) => boolean,
+  shared = false,
 ): SuiteTasks {
   const labels: TaskLabels = new Map();
+  const claims: SiteClaims = new Map();
   const refs = (split: Split): TaskRef[] => {
     if (!wants(split)) return [];
     const file = path.resolve(files[split]);
-    const out = validatedRefs(file);
+    const tasks = validatedTasks(file);
     readTaskLabels(file, labels);
-    return out;
+    if (shared) for (const t of tasks) claims.set(labelKey(file, t.id), siteClaimOf(t));
+    return tasks.map((t) => ({ file, id: t.id }));
   };
   const train = refs('train');
   const test = refs('test');
   const describe = `${train.length} train from ${path.resolve(files.train)}, ${test.length} test from ${path.resolve(files.test)}`;
-  return { train, test, labels, describe };
+  return { train, test, labels, describe, ...(shared ? { claims } : {}) };
 }
 
 /** The configured task files, or an error naming the keys a suite needs. */

@@ -23,6 +23,7 @@ const COMMANDS = [
   ['tasks', 'validate'],
   ['tasks', 'generate'],
   ['tasks', 'check'],
+  ['score'],
   ['arena', 'serve'],
 ];
 

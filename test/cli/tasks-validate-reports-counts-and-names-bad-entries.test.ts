@@ -47,3 +47,43 @@ test('tasks validate exits 1 on a corrupted copy and names the file, the entry a
   assert.match(result.stderr, /task_id 7/);
   assert.match(result.stderr, /eval_types/);
 });
+
+const verified = path.join(projectRoot, '..', 'shared', 'data', 'webarena-verified');
+
+test("tasks validate --json reports WebArena-Verified's 812 tasks by evaluator, task type and status", async () => {
+  const result = await runCli(['tasks', 'validate', path.join(verified, 'webarena-verified.json'), '--json']);
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as Record<string, unknown>;
+  assert.equal(report.tasks, 812);
+  assert.deepEqual(report.byEvaluator, { AgentResponseEvaluator: 812, NetworkEventEvaluator: 663 });
+  assert.deepEqual(report.byTaskType, { retrieve: 325, navigate: 113, mutate: 374 });
+  assert.deepEqual(report.byStatus, {
+    SUCCESS: 772,
+    NOT_FOUND_ERROR: 28,
+    ACTION_NOT_ALLOWED_ERROR: 11,
+    PERMISSION_DENIED_ERROR: 1,
+  });
+  assert.deepEqual(report.errors, []);
+  const hard = await runCli([
+    'tasks',
+    'validate',
+    path.join(verified, 'webarena-verified-hard.json'),
+    '--json',
+  ]);
+  assert.equal(hard.code, 0, hard.stderr);
+  assert.equal((JSON.parse(hard.stdout) as { tasks: number }).tasks, 258);
+});
+
+test('tasks validate names the entry and field of a broken WebArena-Verified entry', async () => {
+  const tasks = JSON.parse(readFileSync(path.join(verified, 'webarena-verified.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >[];
+  const evals = tasks[3]?.eval as Record<string, unknown>[];
+  tasks[3] = { ...tasks[3], eval: [{ ...evals[0], expected: { task_type: 'teleport', status: 'SUCCESS' } }] };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tti-verified-')), 'webarena-verified.json');
+  writeFileSync(file, JSON.stringify(tasks));
+  const result = await runCli(['tasks', 'validate', file]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /entry 3 \(task_id 3\): field eval\[0\]\.expected\.task_type/);
+});

@@ -30,7 +30,7 @@ function files(rel: string): string[] {
 
 /** Suite names and what only a suite would say: the built-in suites' names (bar WebArena's, which is also the name of the env's action and text formats) and their spellings, their settings, kind checks. */
 const FORBIDDEN: [string, RegExp][] = [
-  ['a suite name', /mini-?wob|mini-?arena|web-?voyager|tti-jsonl/i],
+  ['a suite name', /mini-?wob|mini-?arena|web-?voyager|tti-jsonl|webarena-?verified/i],
   ['a suite setting', /webarena_host|env\.miniwob|suite_options/],
   ['a branch on the task kind', /task\.kind\s*[!=]==/],
   ["an import of a suite's own folder", /from\s+['"][^'"]*\/suites\/[^'"]+\/[^'"]*['"]/],

@@ -14,12 +14,14 @@ import {
   type EpisodeResultMessage,
   Inbound,
   Requester,
+  type TaskAssignmentMessage,
   type TrajectoryMessage,
 } from '../../protocol/index.js';
 import { strategiesFor } from '../../strategies/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { browserRecords, launchEnv } from './env-browser.js';
 import { HostHealth } from './host-health.js';
+import { resetChangedSites } from './site-reset.js';
 import { requestUntilAnswered } from './until-acknowledged.js';
 import type { RoleMain } from './worker-shell.js';
 
@@ -131,6 +133,7 @@ export const envRole: RoleMain = async (ctx) => {
     await requestUntilAnswered(tasks, message, matches, { ...acknowledged, goesOn: () => running });
   };
 
+  const taskOf = (a: TaskAssignmentMessage) => host.task({ file: a.taskFile, id: a.taskId });
   const runner = new EpisodeRunner(
     {
       workerId: ctx.workerId,
@@ -148,7 +151,7 @@ export const envRole: RoleMain = async (ctx) => {
       viewport,
       offers,
       actTimeoutMs: ctx.config.env.act_timeout_ms,
-      task: (assignment) => host.task({ file: assignment.taskFile, id: assignment.taskId }),
+      task: taskOf,
       beforeReset: async () => host.beforeEpisode?.(),
       // reset relaunches a Chromium that died: the record follows
       afterReset: recordOwnBrowsers,
@@ -198,7 +201,10 @@ export const envRole: RoleMain = async (ctx) => {
       // someone else only once it is long overdue: it is tried again here first, under its own id.
       for (let attempt = 1; attempt <= EPISODE_ATTEMPTS && running; attempt++) {
         try {
-          await reportResult(await runner.run(assignment, id));
+          const result = await runner.run(assignment, id);
+          // a site-changing task's sites are put back before the supervisor hands them on
+          await resetChangedSites(host, taskOf(assignment).task, health, ctx);
+          await reportResult(result);
           break;
         } catch (error) {
           ctx.counters.errors = (ctx.counters.errors ?? 0) + 1;

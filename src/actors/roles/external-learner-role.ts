@@ -10,7 +10,7 @@ import path from 'node:path';
 import { exportSft } from '../../export/index.js';
 import { apiKeyFrom, ChatClient, loadPromptTemplates } from '../../model/chat/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
-import { mixSeeds } from '../../util/index.js';
+import { mixSeeds, projectRoot } from '../../util/index.js';
 import { readServedModel, SERVED_MODEL_FILE } from './chat-inference-role.js';
 import { openLearnerSockets } from './learner-sockets.js';
 import { type TrainCommand, trainingQueue } from './training-queue.js';
@@ -146,6 +146,8 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
         version: String(version),
         model,
         run_dir: runDir,
+        // the checkout tti runs from: the command runs in the run directory, not there
+        project: projectRoot,
       };
       const argv = cfg.command.map((a) => fill(a, values));
       ctx.log.info(`iteration ${command.iteration}: ${report.samples} samples; running ${argv.join(' ')}`);

@@ -1,6 +1,8 @@
 // Whether an env worker's web host answers. A host that refuses connections or hangs makes the
 // worker unhealthy: it takes no tasks (they go to the other workers), says so in its heartbeat,
-// and probes again with exponential backoff until the host answers.
+// and probes again with exponential backoff until the host answers. A failed site reset (or a
+// failed login) makes it unhealthy the same way (`markDown`), and what is tried again then is the
+// repair itself (the reset), not the probe: a host that answers but was not put back is not well.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const PROBE_TIMEOUT_MS = 5000;
@@ -34,6 +36,8 @@ export async function probeOrigins(
 
 export class HostHealth {
   private down: { since: number; reason: string; failures: number } | null = null;
+  /** while down for a failed reset or login: what to try again instead of the probe (null: it worked) */
+  private repair: (() => Promise<string | null>) | null = null;
 
   constructor(
     private readonly origins: () => readonly string[],
@@ -55,10 +59,22 @@ export class HostHealth {
     return Date.now() - this.checkedAt < maxAgeMs ? this.healthy : this.check();
   }
 
-  /** Probes now; returns whether the host answers, updating what the worker reports. */
+  /**
+   * The host is not fit for tasks (`reason`: a reset or a login that failed) until `repair`, tried
+   * again with the same backoff, resolves null.
+   */
+  markDown(reason: string, repair: () => Promise<string | null>): void {
+    this.repair = repair;
+    this.fail(reason, 'unhealthy');
+  }
+
+  /** Probes now (or retries the repair); returns whether the host is fit, updating what the worker reports. */
   async check(): Promise<boolean> {
-    const reason = await probeOrigins(this.origins());
+    const repair = this.repair;
+    const reason =
+      repair === null ? await probeOrigins(this.origins()) : await repair().catch((e: Error) => e.message);
     this.checkedAt = Date.now();
+    if (reason === null) this.repair = null;
     if (reason === null) {
       if (this.down !== null) {
         this.log(`web host answers again after ${Math.round((Date.now() - this.down.since) / 1000)} s`);
@@ -67,11 +83,15 @@ export class HostHealth {
       }
       return true;
     }
-    const failures = (this.down?.failures ?? 0) + 1;
-    if (this.down === null) this.log(`web host unreachable (${reason}): taking no tasks until it answers`);
-    this.down = { since: this.down?.since ?? Date.now(), reason, failures };
-    this.report(true, `unreachable since ${new Date(this.down.since).toISOString()}: ${reason}`);
+    this.fail(reason, repair === null ? 'unreachable' : 'unhealthy');
     return false;
+  }
+
+  private fail(reason: string, kind: 'unreachable' | 'unhealthy'): void {
+    const failures = (this.down?.failures ?? 0) + 1;
+    if (this.down === null) this.log(`web host ${kind} (${reason}): taking no tasks until it is well again`);
+    this.down = { since: this.down?.since ?? Date.now(), reason, failures };
+    this.report(true, `${kind} since ${new Date(this.down.since).toISOString()}: ${reason}`);
   }
 
   /** While unhealthy: wait out the backoff (stopping early when `going` turns false), then probe. */

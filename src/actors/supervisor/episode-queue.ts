@@ -3,8 +3,10 @@
 // its process died goes back to the front of the queue under the same episode id, so replay's
 // dedup by id keeps a re-run from counting twice; a late result for an episode already done is
 // ignored for the same reason.
+import type { SiteClaim } from '../../envs/index.js';
 import type { EpisodeSpec } from '../../loop/index.js';
 import type { EpisodeResultMessage } from '../../protocol/index.js';
+import { nextStartable } from './site-order.js';
 
 export type { EpisodeSpec };
 
@@ -22,6 +24,9 @@ export class EpisodeQueue {
   private phase: Phase | null = null;
   private closed = false;
   requeued = 0;
+
+  /** `claimOf`: the sites an episode holds, when tasks share their hosts (site-order.ts) */
+  constructor(private readonly claimOf?: (spec: EpisodeSpec) => SiteClaim | null) {}
 
   /** Runs a phase: resolves with one result per episode, in the order given. */
   run(episodes: readonly EpisodeSpec[]): Promise<EpisodeResultMessage[]> {
@@ -48,7 +53,16 @@ export class EpisodeQueue {
   /** The next episode for a worker, or null when there is none right now. */
   next(workerId: string): EpisodeSpec | null {
     if (this.closed || this.phase === null) return null;
-    const spec = this.phase.waiting.shift();
+    const { waiting, running } = this.phase;
+    const claimOf = this.claimOf;
+    const at = claimOf
+      ? nextStartable(
+          waiting,
+          [...running.values()].map((r) => r.spec),
+          claimOf,
+        )
+      : 0;
+    const spec = at < 0 ? undefined : waiting.splice(at, 1)[0];
     if (spec === undefined) return null;
     this.phase.running.set(spec.episodeId, { spec, workerId, since: Date.now() });
     return spec;

@@ -36,7 +36,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const specs = workerSpecs(config);
 
   const mode: RunMode = options.mode ?? { kind: 'train' };
-  const { trainTasks, testTasks, labels } = await runTasks(
+  const { trainTasks, testTasks, labels, claimOf } = await runTasks(
     config,
     (split) => mode.kind === 'train' || mode.split === split,
     log,
@@ -70,7 +70,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
   writes.write('state.json', true, () => state.save({ ...state.progress, state: 'starting', reason: null }));
 
-  const queue = new EpisodeQueue();
+  const queue = new EpisodeQueue(claimOf);
   const trainer = new TrainCoordinator(() => workers.first('learner'));
   const workers: WorkerPool = new WorkerPool(system, specs, {
     config,

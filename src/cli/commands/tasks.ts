@@ -1,5 +1,9 @@
 // `tti-run tasks ...`: validate task files, rebuild MiniArena's suite, check it with the oracle.
 import type { TaskLoadOptions } from '../../envs/index.js';
+import type { verified } from '../../suites/index.js';
+
+type VerifiedCounts = verified.VerifiedCounts;
+
 import { defineCommand, exitWith } from '../command.js';
 
 /** `key=value` pairs from repeated flags, e.g. `--host shopping=http://localhost:7770`. */
@@ -20,17 +24,44 @@ export async function validateTasks(args: {
   rewrite: string[];
 }): Promise<number> {
   const { formatTaskIssue, validateTaskFiles } = await import('../../envs/index.js');
+  const { verified } = await import('../../suites/index.js');
   const options: TaskLoadOptions = {
     hosts: pairs('host', args.hosts),
     hostRewrite: pairs('rewrite', args.rewrite),
   };
-  const report = validateTaskFiles(args.files, options);
+  const verifiedFiles = args.files.filter((f) => verified.isVerifiedFile(f));
+  const report: ReturnType<typeof validateTaskFiles> & Partial<VerifiedCounts> = validateTaskFiles(
+    args.files.filter((f) => !verifiedFiles.includes(f)),
+    options,
+  );
+  if (verifiedFiles.length > 0) {
+    // WebArena-Verified's files (and subsets): their own counts beside the shared ones
+    const counts: VerifiedCounts = { byEvaluator: {}, byTaskType: {}, byStatus: {} };
+    for (const file of verifiedFiles) {
+      const r = verified.readVerifiedSplit(file);
+      report.tasks += r.tasks.length;
+      report.errors.push(...r.issues);
+      verified.countVerified(r.tasks, counts);
+      for (const t of r.tasks) {
+        const evals = [...new Set(t.eval.map((e) => e.evaluator))].join('+');
+        report.byEvalType[evals] = (report.byEvalType[evals] ?? 0) + 1;
+        const site = t.sites[0] ?? '';
+        report.bySite[site] = (report.bySite[site] ?? 0) + 1;
+      }
+    }
+    Object.assign(report, counts);
+  }
   if (args.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     process.stdout.write(`${report.tasks} tasks in ${args.files.length} file(s)\n`);
     process.stdout.write(`by eval type: ${JSON.stringify(report.byEvalType)}\n`);
     process.stdout.write(`by site: ${JSON.stringify(report.bySite)}\n`);
+    if (report.byEvaluator) {
+      process.stdout.write(`by evaluator: ${JSON.stringify(report.byEvaluator)}\n`);
+      process.stdout.write(`by task type: ${JSON.stringify(report.byTaskType)}\n`);
+      process.stdout.write(`by status: ${JSON.stringify(report.byStatus)}\n`);
+    }
     for (const issue of report.errors) process.stderr.write(`error: ${formatTaskIssue(issue)}\n`);
     if (report.errors.length > 0) process.stderr.write(`${report.errors.length} error(s)\n`);
   }
@@ -101,7 +132,7 @@ export const tasksCommand = defineCommand({
     y
       .command(
         'validate <files..>',
-        'check task files (WebArena raw JSON, TTI jsonl, WebVoyager jsonl); exit 1 on errors',
+        'check task files (WebArena raw JSON, WebArena-Verified JSON and subsets, TTI jsonl, WebVoyager jsonl); exit 1 on errors',
         (v) =>
           v
             .positional('files', { type: 'string', array: true, demandOption: true })
@@ -122,7 +153,11 @@ export const tasksCommand = defineCommand({
               '$0 tasks validate ../shared/data/webarena/test.raw.json --json',
               'counts by eval type and site, errors',
             )
-            .example('$0 tasks validate tasks/miniarena/*.json', "MiniArena's suite"),
+            .example('$0 tasks validate tasks/miniarena/*.json', "MiniArena's suite")
+            .example(
+              '$0 tasks validate ../shared/data/webarena-verified/webarena-verified.json --json',
+              'WebArena-Verified: counts by evaluator, task type and status too',
+            ),
         (argv) =>
           exitWith(() =>
             validateTasks({

@@ -4,6 +4,7 @@ import { core } from '../core.js';
 import { awr } from './awr.js';
 import { branchSearch } from './branch-search.js';
 import { demoMix } from './demo-mix.js';
+import { envCtrl } from './env-ctrl.js';
 import { envs } from './envs.js';
 import { externalLearner } from './external-learner.js';
 import { fault } from './fault.js';
@@ -27,6 +28,7 @@ export const SECTIONS = [
   externalLearner,
   tfjsPolicy,
   envs,
+  envCtrl,
   miniwob,
   judge,
   supervisor,

@@ -21,6 +21,13 @@ export const PromptTemplates = z.strictObject({
   error: z.string().includes('{error}', { message: 'must contain {error}' }),
   recheck: z.string(),
   omitted: z.string(),
+  /**
+   * per answer format a suite may ask for (offers.answer), the ANSWER line that replaces the
+   * template's own: WebArena-Verified's asks for their JSON response
+   */
+  answer_formats: z
+    .record(z.string(), z.string().regex(/^ANSWER \[/, { message: 'must start with "ANSWER ["' }))
+    .optional(),
 });
 export type PromptTemplates = z.infer<typeof PromptTemplates>;
 
@@ -57,13 +64,32 @@ export interface EpisodeContext {
   /** screenshot URLs (data: URLs or file paths) by step index; steps without one have none */
   images: ReadonlyMap<number, string>;
   /** the actions the task offers beyond the page's own (absent: stop is offered) */
-  offers?: { stop: boolean; navigation?: boolean };
+  offers?: { stop: boolean; navigation?: boolean; answer?: 'text' | 'webarena-verified' };
 }
 
 /** The line of the instructions that offers ANSWER (stop): it starts so in every template. */
 const STOP_LINE = /^ANSWER \[/;
 /** The line that offers going back (the templates' one navigation action). */
 const NAVIGATION_LINE = /^GoBack\b/;
+
+/**
+ * The ANSWER line in the form the task wants its answer (a suite's `offers.answer`): the template's
+ * line for that format; a format the template has no line for is an error, not a silent free-text
+ * answer that every verdict would then refuse.
+ */
+function answerFormatted(t: PromptTemplates, text: string, offers: EpisodeContext['offers']): string {
+  const format = offers?.answer;
+  if (format === undefined || format === 'text' || offers?.stop === false) return text;
+  const line = t.answer_formats?.[format];
+  if (line === undefined)
+    throw new Error(
+      `the prompt templates have no answer_formats.${format}: the task wants its answer in that form`,
+    );
+  return text
+    .split('\n')
+    .map((l) => (STOP_LINE.test(l) ? line : l))
+    .join('\n');
+}
 
 /** The instructions without the lines of actions the task does not offer (MiniWoB++ offers no ANSWER, no GoBack). */
 function offeredOnly(text: string, offers: EpisodeContext['offers']): string {
@@ -101,7 +127,11 @@ function noteText(t: PromptTemplates, note: string | null): string[] {
 export function buildConversation(t: PromptTemplates, ctx: EpisodeContext, maxImages: number): ChatTurn[] {
   const step = ctx.replies.length;
   const hint = t.hint[ctx.site] ?? t.hint.general ?? '';
-  const initial = offeredOnly(fill(t.initial, { task_goal: ctx.intent, hint }), ctx.offers).trimEnd();
+  const initial = answerFormatted(
+    t,
+    offeredOnly(fill(t.initial, { task_goal: ctx.intent, hint }), ctx.offers),
+    ctx.offers,
+  ).trimEnd();
   const withImages = [...ctx.images.keys()]
     .filter((s) => s <= step)
     .sort((a, b) => b - a)

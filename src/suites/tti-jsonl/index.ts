@@ -7,6 +7,6 @@ import { webArenaHost } from '../webarena/index.js';
 
 export const ttiJsonlSuite: TaskSuite = {
   name: 'tti-jsonl',
-  tasks: (ctx, wants) => taskFileTasks(configuredFiles(ctx.config.tasks, 'tti-jsonl'), wants),
+  tasks: (ctx, wants) => taskFileTasks(configuredFiles(ctx.config.tasks, 'tti-jsonl'), wants, true),
   start: (ctx) => webArenaHost(ctx, 'tti-jsonl'),
 };

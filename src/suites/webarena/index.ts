@@ -3,6 +3,7 @@
 // the task files (__SHOPPING__, …) become those URLs; requests elsewhere are blocked.
 import path from 'node:path';
 import { originsOf } from '../../envs/index.js';
+import { resetSites } from '../env-ctrl.js';
 import type { SuiteHost, SuiteWorkerContext, TaskSuite } from '../suite.js';
 import { configuredFiles, TaskFiles, taskFileTasks, webArenaHosts } from '../task-files.js';
 
@@ -15,10 +16,14 @@ export async function webArenaHost(ctx: SuiteWorkerContext, suite: string): Prom
     );
   const hosts = webArenaHosts(host);
   const files = new TaskFiles({ hosts, authDir: path.join(ctx.runDir ?? '.', 'auth', ctx.workerId) });
+  const { env_ctrl: envCtrl, env_ctrl_timeout_ms: resetTimeoutMs } = ctx.config;
   return {
     origins: originsOf(hosts),
     browser: {},
     task: (ref) => files.task(ref),
+    ...(Object.keys(envCtrl).length > 0
+      ? { resetSites: (sites) => resetSites(sites, envCtrl, resetTimeoutMs) }
+      : {}),
     outage: async () => ctx.log.warn('host-down needs a host the worker runs itself; WebArena is left alone'),
     close: async () => {},
   };
@@ -26,6 +31,7 @@ export async function webArenaHost(ctx: SuiteWorkerContext, suite: string): Prom
 
 export const webArenaSuite: TaskSuite = {
   name: 'webarena',
-  tasks: (ctx, wants) => taskFileTasks(configuredFiles(ctx.config.tasks, 'webarena'), wants),
+  // One WebArena for every worker: a site-changing task holds its sites alone.
+  tasks: (ctx, wants) => taskFileTasks(configuredFiles(ctx.config.tasks, 'webarena'), wants, true),
   start: (ctx) => webArenaHost(ctx, 'webarena'),
 };
