@@ -65,6 +65,7 @@ const DEPS: Record<string, string[]> = {
     'replay',
     'report',
     'run',
+    'strategies',
     'suites',
     'util',
     'viewer',

@@ -1,7 +1,12 @@
-// The live console view of a run (foreground `train` and `attach`): the run's state and progress,
-// one line per worker, the rates, and the latest events.
+// The live console view of a run (foreground `train`, `attach`) and `tti-run status`: what a user
+// needs to follow a run, in words. Progress (iteration, episodes, env steps, horizon, policy
+// version), success (collection, last eval), rates, the strategies that are on, each under its
+// own name with the labels it declares, and one line per worker. Raw counter names stay in
+// `status --json`; none is printed here.
 import cliProgress from 'cli-progress';
-import type { RunEvent, StatusSnapshot } from '../protocol/index.js';
+import type { RunEvent, StatusSnapshot, WorkerSnapshot } from '../protocol/index.js';
+import type { LastResults } from './last-results.js';
+import type { StrategyBlock } from './view-strategies.js';
 
 const BAR = {
   barsize: 24,
@@ -19,10 +24,112 @@ function age(ms: number | null): string {
   return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
+const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
 export interface ViewOptions {
   iterations: number;
-  /** counters of the previous snapshot, for rates */
+  /** the previous snapshot, for rates over the last refresh (null: rates over the run) */
   previous: StatusSnapshot | null;
+  /** the strategies on in the run's config, each shown as a block of its counters (none: no block) */
+  strategies?: readonly StrategyBlock[];
+  /** the last finished iteration's collection success and the last eval (metrics.jsonl) */
+  results?: LastResults;
+}
+
+/** A counter summed over workers. */
+const total = (workers: readonly WorkerSnapshot[], key: string) =>
+  workers.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
+
+function progressLines(snapshot: StatusSnapshot, options: ViewOptions, envs: WorkerSnapshot[]): string[] {
+  const iterations = snapshot.iterations || options.iterations;
+  const { done, total: phaseTotal } = snapshot.phaseProgress;
+  const lines = [
+    `iteration ${bar(iterations > 0 ? snapshot.iteration / iterations : 0)} ${snapshot.iteration}/${iterations}` +
+      `   policy v${snapshot.policyVersion}   horizon ${snapshot.horizon}   backend ${snapshot.backend ?? '-'}`,
+    `${snapshot.phase.padEnd(9)} ${bar(phaseTotal > 0 ? done / phaseTotal : 0)} ${done}/${phaseTotal} episodes`,
+    `progress  ${snapshot.episodes.done} episodes   ${total(envs, 'steps')} env steps` +
+      `   replay kept ${snapshot.replay.kept} of ${snapshot.replay.seen} trajectories`,
+  ];
+  const { collection, eval: lastEval } = options.results ?? { collection: null, eval: null };
+  lines.push(
+    `success   collection ${collection ? `${percent(collection.success)} of ${collection.episodes} episodes (iteration ${collection.iteration})` : 'none yet'}` +
+      `   last eval ${lastEval ? `${percent(lastEval.success)} of ${lastEval.episodes} episodes (iteration ${lastEval.iteration})` : 'none yet'}` +
+      `   over the run ${snapshot.episodes.success} of ${snapshot.episodes.done} episodes successful`,
+  );
+  return lines;
+}
+
+/** env steps/s and episodes/min since the previous snapshot, or over the run when there is none. */
+function rateLine(snapshot: StatusSnapshot, previous: StatusSnapshot | null, envs: WorkerSnapshot[]): string {
+  const since = previous !== null && snapshot.uptimeMs > previous.uptimeMs ? previous : null;
+  const seconds = (snapshot.uptimeMs - (since?.uptimeMs ?? 0)) / 1000;
+  const steps =
+    total(envs, 'steps') -
+    (since
+      ? total(
+          since.workers.filter((w) => w.role === 'env'),
+          'steps',
+        )
+      : 0);
+  const episodes = snapshot.episodes.done - (since?.episodes.done ?? 0);
+  const per = (n: number, unit: number) => (seconds > 0 ? Math.max(0, (n * unit) / seconds) : 0).toFixed(1);
+  // Further figures (env utilization, the supervisor's loop lag) join this line as they come.
+  const parts = [`${per(steps, 1)} env steps/s`, `${per(episodes, 60)} episodes/min`];
+  return `rates     ${parts.join('   ')}${since ? '' : '   (mean over the run)'}`;
+}
+
+/** A strategy's block: its name, then each counter it keeps summed over the env workers, in its words. */
+function strategyLines(blocks: readonly StrategyBlock[], envs: WorkerSnapshot[]): string[] {
+  const lines: string[] = [];
+  for (const block of blocks) {
+    const figures = Object.entries(block.metrics).map(([key, label]): [string, string] => [
+      label,
+      String(total(envs, key)),
+    ]);
+    const width = (i: 0 | 1) => Math.max(...figures.map((f) => f[i].length));
+    lines.push('', block.name);
+    for (const [label, n] of figures) lines.push(`  ${label.padEnd(width(0))}  ${n.padStart(width(1))}`);
+    // a search in flight says where it is (the env worker's `search` label)
+    if ('searchRollouts' in block.metrics) {
+      for (const w of envs)
+        if (w.labels.search !== undefined) lines.push(`  now ${w.id}: ${w.labels.search}`);
+    }
+  }
+  return lines;
+}
+
+/** What a worker has done, in words, by its role. */
+function workDone(w: WorkerSnapshot): string {
+  const c = (key: string) => w.counters[key] ?? 0;
+  if (w.role === 'env') return `${c('episodes')} episodes, ${c('steps')} env steps`;
+  if (w.role === 'inference') return `${c('actions')} actions`;
+  if (w.role === 'replay') return `${c('kept')} trajectories kept`;
+  if (w.role === 'learner') return `${c('batches')} batches`;
+  return '';
+}
+
+function workerLines(snapshot: StatusSnapshot, remote: boolean): string[] {
+  const lines = [
+    '',
+    'worker        role       host          pid      state       restarts  heartbeat  rejected  done',
+  ];
+  const row = (w: WorkerSnapshot) =>
+    `${w.id.padEnd(13)} ${w.role.padEnd(10)} ${(w.host ?? '-').padEnd(13)} ${String(w.pid ?? '-').padEnd(8)} ` +
+    `${w.state.padEnd(11)} ${String(w.restarts).padEnd(9)} ${age(w.lastHeartbeatMs).padEnd(10)} ` +
+    `${String(w.rejectedFrames).padEnd(9)} ${workDone(w)}`.trimEnd();
+  // Grouped by machine once there is more than one (workers that joined from elsewhere).
+  const hosts = [...new Set(snapshot.workers.map((w) => w.host ?? '-'))];
+  if (hosts.length <= 1 && !remote) return [...lines, ...snapshot.workers.map(row)];
+  for (const host of hosts) {
+    const members = snapshot.workers.filter((w) => (w.host ?? '-') === host);
+    const where = members.every((w) => w.remote)
+      ? 'remote'
+      : members.some((w) => w.remote)
+        ? 'local and remote'
+        : 'local';
+    lines.push(`host ${host} (${where}, ${members.length} workers)`, ...members.map(row));
+  }
+  return lines;
 }
 
 export function renderRun(
@@ -30,23 +137,14 @@ export function renderRun(
   events: readonly RunEvent[],
   options: ViewOptions,
 ): string {
-  const lines: string[] = [];
   const uptime = Math.round(snapshot.uptimeMs / 1000);
-  lines.push(
+  const envs = snapshot.workers.filter((w) => w.role === 'env');
+  const lines = [
     `tti run ${snapshot.runId}  ${snapshot.state.toUpperCase()}  pid ${snapshot.pid}  up ${uptime}s` +
       (snapshot.reason ? `  (${snapshot.reason})` : ''),
-  );
-  const iterations = snapshot.iterations || options.iterations;
-  lines.push(
-    `iteration ${bar(iterations > 0 ? snapshot.iteration / iterations : 0)} ${snapshot.iteration}/${iterations}` +
-      `   policy v${snapshot.policyVersion}   horizon ${snapshot.horizon}   backend ${snapshot.backend ?? '-'}`,
-  );
-  const { done, total } = snapshot.phaseProgress;
-  lines.push(
-    `${snapshot.phase.padEnd(9)} ${bar(total > 0 ? done / total : 0)} ${done}/${total} episodes` +
-      `   episodes ${snapshot.episodes.done} (${snapshot.episodes.success} successful)` +
-      `   replay ${snapshot.replay.kept} kept of ${snapshot.replay.seen}`,
-  );
+    ...progressLines(snapshot, options, envs),
+    rateLine(snapshot, options.previous, envs),
+  ];
   // A full disk pauses collection until space returns: say why.
   if (snapshot.paused) lines.push(`paused    ${snapshot.paused}`);
   // rollout.max_policy_lag ≥ 1: how far behind the learner collection samples.
@@ -59,15 +157,13 @@ export function renderRun(
   // A chat policy's served model and the tokens it has used (summed over inference workers).
   const chat = snapshot.workers.filter((w) => w.role === 'inference' && w.labels.model !== undefined);
   if (chat.length > 0) {
-    const sum = (key: string) => chat.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
     lines.push(
       `chat      model ${[...new Set(chat.map((w) => w.labels.model))].join(', ')}` +
-        `   tokens ${sum('promptTokens')} prompt + ${sum('completionTokens')} completion` +
-        `   retries ${sum('retries')}   failures ${sum('chatFailures')}`,
+        `   tokens ${total(chat, 'promptTokens')} prompt + ${total(chat, 'completionTokens')} completion` +
+        `   retries ${total(chat, 'retries')}   failures ${total(chat, 'chatFailures')}`,
     );
   }
   // Env workers whose web host does not answer take no tasks: the run goes on with fewer hosts.
-  const envs = snapshot.workers.filter((w) => w.role === 'env');
   const down = envs.filter((w) => (w.counters.hostDown ?? 0) > 0);
   if (down.length > 0) {
     lines.push(
@@ -78,40 +174,11 @@ export function renderRun(
   // Sites put back through env-ctrl after site-changing tasks, and what that cost.
   const resetting = envs.filter((w) => (w.counters.resets ?? 0) + (w.counters.resetFailures ?? 0) > 0);
   if (resetting.length > 0) {
-    const sum = (key: string) => resetting.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
-    const resets = sum('resets');
-    const mean = resets > 0 ? Math.round(sum('resetMs') / resets) : 0;
+    const resets = total(resetting, 'resets');
+    const ms = total(resetting, 'resetMs');
     lines.push(
-      `resets    ${resets} site resets, ${(sum('resetMs') / 1000).toFixed(1)} s in all (${mean} ms each)` +
-        `   ${sum('resetFailures')} failed`,
-    );
-  }
-  // Search while collecting (collect.search): what the env workers' searches did, and the ones in flight.
-  const searching = envs.filter((w) => (w.counters.searchRollouts ?? 0) > 0);
-  if (searching.length > 0) {
-    const sum = (key: string) => searching.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
-    const now = searching
-      .filter((w) => w.labels.search !== undefined)
-      .map((w) => `${w.id}: ${w.labels.search}`);
-    lines.push(
-      `search    ${sum('searchRollouts')} rollouts   ${sum('searchCells')} pages found   ` +
-        `${sum('searchDiverged')} replays diverged   ${sum('searchByUrl')} back by URL   ` +
-        `${sum('searchSuccesses')} successes (${sum('searchSuccessesAfterDeadEnds')} after dead ends` +
-        // collect.search_keep exploratory: the successes kept with their dead ends and the way back
-        `${sum('exploratoryBackSteps') > 0 ? `, ${sum('exploratoryWithDeadEnds')} kept with ${sum('exploratoryBackSteps')} steps back` : ''})` +
-        `${now.length > 0 ? `   now ${now.join('; ')}` : ''}`,
-    );
-  }
-  // Stop probes while collecting (collect.stop_probes): answers scored, and what was kept or refused.
-  const probing = envs.filter(
-    (w) => (w.counters.stopProbes ?? 0) + (w.counters.stopProbesGuessable ?? 0) > 0,
-  );
-  if (probing.length > 0) {
-    const sum = (key: string) => probing.reduce((n, w) => n + (w.counters[key] ?? 0), 0);
-    lines.push(
-      `probes    ${sum('stopProbes')} answers scored   ${sum('stopProbeHits')} successes kept   ` +
-        `refused: ${sum('stopProbesUnevidenced')} beside nothing the task names, ${sum('stopProbesLucky')} lucky, ` +
-        `${sum('stopProbesGuessable')} counts left to the policy`,
+      `resets    ${resets} site resets, ${(ms / 1000).toFixed(1)} s in all (${resets > 0 ? Math.round(ms / resets) : 0} ms each)` +
+        `   ${total(resetting, 'resetFailures')} failed`,
     );
   }
   // A run that listens: who joined from other machines, and the connections refused at the gate.
@@ -126,41 +193,8 @@ export function renderRun(
         (remote.wrongKeyMessages > 0 ? `   wrong-key messages ${remote.wrongKeyMessages}` : ''),
     );
   }
-  const dt = options.previous ? (snapshot.uptimeMs - options.previous.uptimeMs) / 1000 : 0;
-  lines.push('');
-  lines.push('worker        pid      state       restarts  heartbeat  rejected  rates');
-  // Grouped by machine once there is more than one (workers that joined from elsewhere).
-  const hosts = [...new Set(snapshot.workers.map((w) => w.host ?? '-'))];
-  const byHost =
-    hosts.length > 1 || remote !== undefined
-      ? hosts.flatMap((host) => {
-          const members = snapshot.workers.filter((w) => (w.host ?? '-') === host);
-          const where = members.every((w) => w.remote)
-            ? 'remote'
-            : members.some((w) => w.remote)
-              ? 'local and remote'
-              : 'local';
-          return [{ header: `host ${host} (${where}, ${members.length} workers)` }, ...members];
-        })
-      : snapshot.workers;
-  for (const w of byHost) {
-    if ('header' in w) {
-      lines.push(w.header);
-      continue;
-    }
-    const before = options.previous?.workers.find((p) => p.id === w.id);
-    const rates = Object.entries(w.counters)
-      .filter(([key]) => key !== 'policyVersion' && key !== 'weightBytes')
-      .map(([key, value]) => {
-        const delta = before && dt > 0 ? (value - (before.counters[key] ?? 0)) / dt : 0;
-        return `${key} ${value}${delta > 0 ? ` (${delta.toFixed(1)}/s)` : ''}`;
-      })
-      .join(', ');
-    lines.push(
-      `${w.id.padEnd(13)} ${String(w.pid ?? '-').padEnd(8)} ${w.state.padEnd(11)} ${String(w.restarts).padEnd(9)} ` +
-        `${age(w.lastHeartbeatMs).padEnd(10)} ${String(w.rejectedFrames).padEnd(9)} ${rates}`,
-    );
-  }
+  lines.push(...strategyLines(options.strategies ?? [], envs));
+  lines.push(...workerLines(snapshot, remote !== undefined));
   if (events.length > 0) {
     lines.push('');
     for (const event of events.slice(-5)) {
@@ -170,6 +204,7 @@ export function renderRun(
   return lines.join('\n');
 }
 
-export function renderStatusTable(snapshot: StatusSnapshot, iterations: number): string {
-  return renderRun(snapshot, [], { iterations, previous: null });
+/** `tti-run status`'s table: the live view without events, its rates over the run. */
+export function renderStatusTable(snapshot: StatusSnapshot, options: Omit<ViewOptions, 'previous'>): string {
+  return renderRun(snapshot, [], { ...options, previous: null });
 }

@@ -27,10 +27,10 @@ test('an unreachable host makes its env worker unhealthy, its tasks go elsewhere
   assert.equal(env(down, 'env-0').restarts, 0, 'an unreachable host is not a crash');
   // The table of that very snapshot says so (the outage may be over by the time a CLI starts on a
   // loaded machine); `tti-run status` prints the same table.
-  assert.match(renderStatusTable(down, 20), /hosts\s+1 of 2 answering; env-0: unreachable/);
+  assert.match(renderStatusTable(down, { iterations: 20 }), /hosts\s+1 of 2 answering; env-0: unreachable/);
   const table = await runCli(['status', '--run-dir', run.runDir]);
   assert.equal(table.code, 0, table.stderr);
-  assert.match(table.stdout, /worker\s+pid\s+state[\s\S]*env-0/);
+  assert.match(table.stdout, /worker\s+role\s+host\s+pid\s+state[\s\S]*env-0/);
   const othersBefore = env(down, 'env-1').counters.episodes ?? 0;
 
   // The other worker goes on; env-0 is back once its host answers, and takes tasks again.

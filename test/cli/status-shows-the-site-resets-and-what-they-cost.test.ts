@@ -3,40 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderStatusTable } from '../../src/cli/console-view.js';
-import type { StatusSnapshot, WorkerSnapshot } from '../../src/protocol/index.js';
-
-const env = (id: string, counters: Record<string, number>): WorkerSnapshot => ({
-  role: 'env',
-  id,
-  pid: 1,
-  state: 'ready',
-  restarts: 0,
-  lastHeartbeatMs: 100,
-  lastError: null,
-  rejectedFrames: 0,
-  counters,
-  labels: {},
-});
-
-const snapshot = (workers: WorkerSnapshot[]): StatusSnapshot => ({
-  runId: 'r',
-  pid: 1,
-  state: 'running',
-  reason: null,
-  iteration: 1,
-  policyVersion: 1,
-  horizon: 10,
-  startedAt: 0,
-  uptimeMs: 1000,
-  rejectedFrames: 0,
-  workers,
-  iterations: 10,
-  phase: 'collect',
-  phaseProgress: { done: 1, total: 32 },
-  replay: { seen: 1, kept: 1 },
-  episodes: { done: 1, success: 1 },
-  backend: 'wasm',
-});
+import { envWorker as env, statusSnapshot as snapshot } from '../helpers/status-snapshot.js';
 
 test('status shows the site resets, their cost and the failed ones, summed over env workers', () => {
   const text = renderStatusTable(
@@ -45,11 +12,11 @@ test('status shows the site resets, their cost and the failed ones, summed over 
       env('env-1', { resets: 1, resetMs: 150000, resetFailures: 1 }),
       env('env-2', { episodes: 4 }),
     ]),
-    10,
+    { iterations: 10 },
   );
   const line = text.split('\n').find((l) => l.startsWith('resets'));
   assert.ok(line, text);
   assert.match(line, /^resets {4}3 site resets, 450\.0 s in all \(150000 ms each\) {3}1 failed$/);
-  const none = renderStatusTable(snapshot([env('env-0', { episodes: 4 })]), 10);
+  const none = renderStatusTable(snapshot([env('env-0', { episodes: 4 })]), { iterations: 10 });
   assert.ok(!none.split('\n').some((l) => l.startsWith('resets')), none);
 });

@@ -1,51 +1,39 @@
-// The live view (train, attach) sums the env workers' search counters and shows the searches in
-// flight, and what stop probes scored, kept and refused; a run without either shows neither line.
+// The live view (train, attach) sums the env workers' search counters under the search's name and
+// shows the searches in flight, and what stop probes scored, kept and refused; a run with neither
+// on shows neither block.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderRun } from '../../src/cli/console-view.js';
-import type { StatusSnapshot, WorkerSnapshot } from '../../src/protocol/index.js';
+import { strategyBlocks } from '../../src/cli/view-strategies.js';
+import { loadConfig } from '../../src/config/index.js';
+import { defaultConfigFile } from '../../src/util/paths.js';
+import { envWorker, statusSnapshot } from '../helpers/status-snapshot.js';
 
-const worker = (
-  id: string,
-  counters: Record<string, number>,
-  labels: Record<string, string>,
-): WorkerSnapshot => ({
-  role: 'env',
-  id,
-  pid: 1,
-  state: 'ready',
-  restarts: 0,
-  lastHeartbeatMs: 100,
-  lastError: null,
-  rejectedFrames: 0,
-  counters,
-  labels,
-});
+const strategies = (...sets: string[]) => strategyBlocks(loadConfig(defaultConfigFile, sets));
+const searching = strategies(
+  'collect.search=branch',
+  'collect.search_keep=exploratory',
+  'collect.stop_probes=false',
+);
 
-const snapshot = (workers: WorkerSnapshot[]): StatusSnapshot => ({
-  runId: 'r',
-  pid: 1,
-  state: 'running',
-  reason: null,
-  iteration: 1,
-  policyVersion: 1,
-  horizon: 10,
-  startedAt: 0,
-  uptimeMs: 1000,
-  rejectedFrames: 0,
-  workers,
-  iterations: 10,
-  phase: 'collect',
-  phaseProgress: { done: 1, total: 32 },
-  replay: { seen: 1, kept: 1 },
-  episodes: { done: 1, success: 1 },
-  backend: 'wasm',
-});
+/** The block under the heading `name`: its lines up to the next blank line. */
+function block(text: string, name: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.indexOf(name);
+  assert.ok(start >= 0, `no block "${name}" in:\n${text}`);
+  const end = lines.indexOf('', start);
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+const figure = (lines: string[], label: string) => {
+  const line = lines.find((l) => l.trim().startsWith(`${label}  `));
+  assert.ok(line, `no "${label}" in:\n${lines.join('\n')}`);
+  return Number(line.trim().split(/\s+/).at(-1));
+};
 
-test('the search line sums rollouts, pages, diverged replays and successes, and names searches in flight', () => {
+test('the search block sums rollouts, pages, diverged ways back and successes, and names searches in flight', () => {
   const text = renderRun(
-    snapshot([
-      worker(
+    statusSnapshot([
+      envWorker(
         'env-0',
         {
           searchRollouts: 7,
@@ -58,38 +46,35 @@ test('the search line sums rollouts, pages, diverged replays and successes, and 
         },
         { search: '3 rollouts, 4 pages, depth 2' },
       ),
-      worker('env-1', { searchRollouts: 5, searchCells: 3, searchDiverged: 0, searchSuccesses: 1 }, {}),
+      envWorker('env-1', { searchRollouts: 5, searchCells: 3, searchDiverged: 0, searchSuccesses: 1 }),
     ]),
     [],
-    { iterations: 10, previous: null },
+    { iterations: 10, previous: null, strategies: searching },
   );
-  const line = text.split('\n').find((l) => l.startsWith('search'));
-  assert.ok(line, text);
-  assert.match(line, /12 rollouts {3}15 pages found {3}1 replays diverged/);
-  assert.match(line, /4 successes \(2 after dead ends, 1 kept with 2 steps back\)/);
-  assert.match(line, /now env-0: 3 rollouts, 4 pages, depth 2$/);
+  const search = block(text, 'search');
+  assert.equal(figure(search, 'rollouts'), 12);
+  assert.equal(figure(search, 'pages found'), 15);
+  assert.equal(figure(search, 'ways back that diverged'), 1);
+  assert.equal(figure(search, 'successes'), 4);
+  assert.equal(figure(search, 'successes after dead ends'), 2);
+  assert.equal(search.at(-1), '  now env-0: 3 rollouts, 4 pages, depth 2');
+  const keep = block(text, 'exploratory keep');
+  assert.equal(figure(keep, 'kept with steps back from dead ends'), 1);
+  assert.equal(figure(keep, 'steps back'), 2);
 });
 
-test('a search that keeps no dead end says only how many successes came after one', () => {
-  const text = renderRun(
-    snapshot([worker('env-0', { searchRollouts: 4, searchCells: 4, searchSuccesses: 2 }, {})]),
-    [],
-    { iterations: 10, previous: null },
-  );
-  const line = text.split('\n').find((l) => l.startsWith('search'));
-  assert.match(line ?? '', /2 successes \(0 after dead ends\)$/);
-});
-
-test('a run that does not search shows no search line', () => {
-  const text = renderRun(snapshot([worker('env-0', { episodes: 3 }, {})]), [], {
+test('a run that does not search or probe shows no search or probes block', () => {
+  const off = strategies('collect.stop_probes=false');
+  assert.deepEqual(off, []);
+  const text = renderRun(statusSnapshot([envWorker('env-0', { episodes: 3 })]), [], {
     iterations: 10,
     previous: null,
+    strategies: off,
   });
-  assert.ok(!text.split('\n').some((l) => l.startsWith('search')), text);
-  assert.ok(!text.split('\n').some((l) => l.startsWith('probes')), text);
+  assert.ok(!/^(search|stop probes)/m.test(text), text);
 });
 
-test('the probes line sums answers scored, successes kept and the passes refused, by why', () => {
+test('the stop probes block sums answers scored, successes kept and the passes refused, by why', () => {
   const probed = (probes: number, hits: number, unevidenced: number, lucky: number, counts: number) => ({
     stopProbes: probes,
     stopProbeHits: hits,
@@ -98,12 +83,17 @@ test('the probes line sums answers scored, successes kept and the passes refused
     stopProbesGuessable: counts,
   });
   const text = renderRun(
-    snapshot([worker('env-0', probed(400, 3, 2, 1, 30), {}), worker('env-1', probed(100, 1, 0, 0, 5), {})]),
+    statusSnapshot([
+      envWorker('env-0', probed(400, 3, 2, 1, 30)),
+      envWorker('env-1', probed(100, 1, 0, 0, 5)),
+    ]),
     [],
-    { iterations: 10, previous: null },
+    { iterations: 10, previous: null, strategies: strategies() },
   );
-  const line = text.split('\n').find((l) => l.startsWith('probes'));
-  assert.ok(line, text);
-  assert.match(line, /500 answers scored {3}4 successes kept/);
-  assert.match(line, /2 beside nothing the task names, 1 lucky, 35 counts left to the policy/);
+  const probes = block(text, 'stop probes');
+  assert.equal(figure(probes, 'answers scored'), 500);
+  assert.equal(figure(probes, 'successes kept'), 4);
+  assert.equal(figure(probes, 'successes refused: beside nothing the task names'), 2);
+  assert.equal(figure(probes, 'passes that were luck'), 1);
+  assert.equal(figure(probes, 'counts left to the policy'), 35);
 });

@@ -7,13 +7,18 @@ import { loadConfig } from '../../config/index.js';
 import { Channel, Inbound, type RunEvent, type StatusSnapshot } from '../../protocol/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
 import { defineCommand, exitWith } from '../command.js';
+import { lastResults } from '../last-results.js';
 
 export async function attach(args: { runDir: string; intervalMs: number }): Promise<number> {
   const { default: logUpdate } = await import('log-update');
   const { renderRun } = await import('../console-view.js');
+  const { strategyBlocks } = await import('../view-strategies.js');
   const runDir = new RunDir(args.runDir);
   const client = StatusClient.forRun(runDir);
-  const iterations = existsSync(runDir.config) ? loadConfig(runDir.config).iterations : 1;
+  // the run's own config says which strategies are on; without it, no strategy block
+  const config = existsSync(runDir.config) ? loadConfig(runDir.config) : null;
+  const iterations = config?.iterations ?? 1;
+  const strategies = config ? strategyBlocks(config) : [];
   const events: RunEvent[] = [];
   const sub = Channel.create('events', 'sub', Inbound.events, client.rejected, client.tuning);
   sub.connect(client.info.eventsEndpoint);
@@ -27,11 +32,15 @@ export async function attach(args: { runDir: string; intervalMs: number }): Prom
   });
   let previous: StatusSnapshot | null = null;
   let misses = 0;
+  // metrics.jsonl gains a row per finished iteration: read again when the iteration moves on
+  let results = lastResults(runDir.root);
   while (!detached) {
     const reply = await client.request({ type: 'status_request' }, 2000);
     if (reply?.type === 'status_reply') {
       misses = 0;
-      logUpdate(renderRun(reply.snapshot, events, { iterations, previous }));
+      if (previous !== null && previous.iteration !== reply.snapshot.iteration)
+        results = lastResults(runDir.root);
+      logUpdate(renderRun(reply.snapshot, events, { iterations, previous, strategies, results }));
       previous = reply.snapshot;
       if (reply.snapshot.state === 'stopped' || reply.snapshot.state === 'failed') break;
     } else if (++misses >= 3) {

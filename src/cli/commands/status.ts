@@ -1,9 +1,24 @@
-// `tti-run status`: one snapshot of a run, as a table or JSON.
+// `tti-run status`: one snapshot of a run, as the live view's table (in words) or as JSON (the
+// snapshot as the supervisor sent it, raw counter names and all).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../config/index.js';
 import { RunDir, StatusClient } from '../../run/index.js';
 import { defineCommand, exitWith } from '../command.js';
+import { lastResults } from '../last-results.js';
+
+/** What a stopped run left in state.json and metrics.jsonl, in words (`--json` has it all). */
+function leftBehind(last: object, runDir: RunDir): string {
+  const { state, reason, iteration, policyVersion, horizon } = last as Record<string, unknown>;
+  const { collection, eval: lastEval } = lastResults(runDir.root);
+  const rate = (r: typeof collection) =>
+    r ? `${Math.round(r.success * 100)}% of ${r.episodes} episodes (iteration ${r.iteration})` : 'none yet';
+  return (
+    `the run was last ${String(state ?? 'unknown')}${typeof reason === 'string' ? ` (${reason})` : ''}` +
+    ` at iteration ${String(iteration ?? '-')}, policy v${String(policyVersion ?? '-')}, horizon ${String(horizon ?? '-')};` +
+    ` collection success ${rate(collection)}, last eval ${rate(lastEval)}`
+  );
+}
 
 export async function status(args: { runDir: string; json: boolean; timeoutMs: number }): Promise<number> {
   const runDir = new RunDir(args.runDir);
@@ -14,7 +29,7 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
     if (args.json) process.stdout.write(`${JSON.stringify(body)}\n`);
     else
       process.stdout.write(
-        `no supervisor is running in ${runDir.root}${last ? `; last state: ${JSON.stringify(last)}` : ''}\n`,
+        `no supervisor is running in ${runDir.root}${last ? `; ${leftBehind(last, runDir)}` : ''}\n`,
       );
     return 1;
   }
@@ -30,11 +45,16 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
     if (args.json) {
       process.stdout.write(`${JSON.stringify(reply.snapshot)}\n`);
     } else {
-      const iterations = existsSync(runDir.config)
-        ? loadConfig(runDir.config).iterations
-        : reply.snapshot.iteration;
+      // the run's own config says which strategies are on; without it, no strategy block
+      const config = existsSync(runDir.config) ? loadConfig(runDir.config) : null;
       const { renderStatusTable } = await import('../console-view.js');
-      process.stdout.write(`${renderStatusTable(reply.snapshot, iterations)}\n`);
+      const { strategyBlocks } = await import('../view-strategies.js');
+      const table = renderStatusTable(reply.snapshot, {
+        iterations: config?.iterations ?? reply.snapshot.iteration,
+        strategies: config ? strategyBlocks(config) : [],
+        results: lastResults(runDir.root),
+      });
+      process.stdout.write(`${table}\n`);
     }
     return 0;
   } finally {

@@ -217,14 +217,23 @@ export async function train(args: TrainArgs): Promise<number> {
   const { default: logUpdate } = await import('log-update');
   if (live) {
     const { renderRun } = await import('../console-view.js');
+    const { strategyBlocks } = await import('../view-strategies.js');
+    const { lastResults } = await import('../last-results.js');
+    const strategies = strategyBlocks(config);
     const events: RunEvent[] = [];
     supervisor.onEvent((event) => events.push(event));
     let previous: StatusSnapshot | null = null;
+    // metrics.jsonl gains a row per finished iteration: read again when the iteration moves on
+    let results = lastResults(runDir.root);
     timer = setInterval(() => {
       void supervisor
         .snapshot()
         .then((snapshot) => {
-          logUpdate(renderRun(snapshot, events, { iterations: config.iterations, previous }));
+          if (previous !== null && previous.iteration !== snapshot.iteration)
+            results = lastResults(runDir.root);
+          logUpdate(
+            renderRun(snapshot, events, { iterations: config.iterations, previous, strategies, results }),
+          );
           previous = snapshot;
         })
         .catch(() => undefined);
