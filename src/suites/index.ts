@@ -1,6 +1,8 @@
 // Task suites: each benchmark behind one interface (suite.ts), the built-in ones in their own
 // folders, and the registry that picks the run's (docs/envs.md, "Task suites").
 export { makePageTask, suiteWorkerContext } from './context.js';
+// MiniWoB++'s reading of what each page needs beyond element clicks, for the eval's listing
+export { miniwobNeedsOfConfig } from './miniwob/index.js';
 export { autoSuiteName, BUILT_IN_SUITES, loadSuite, SuiteError } from './registry.js';
 export type {
   PageTask,

@@ -24,3 +24,5 @@ export {
   miniwobTaskIds,
   resolveMiniwobTasks,
 } from './tasks.js';
+export type { MiniwobTaskNeeds, PageNeed } from './needs.js';
+export { describeMissing, miniwobNeedsOfConfig, miniwobTaskNeeds, pageNeeds } from './needs.js';
