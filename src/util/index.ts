@@ -3,3 +3,4 @@
 export * from './fresh.js';
 export * from './paths.js';
 export * from './random.js';
+export * from './suite-label.js';
