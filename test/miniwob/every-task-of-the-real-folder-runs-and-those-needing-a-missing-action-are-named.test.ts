@@ -91,7 +91,7 @@ test('eval --json lists a page that needs a missing action, and scores it like t
       '--set',
       'workers.env=1',
     ],
-    120000,
+    300000,
   );
   assert.equal(result.code, 0, result.stderr.slice(-2000));
   const report = JSON.parse(result.stdout) as {

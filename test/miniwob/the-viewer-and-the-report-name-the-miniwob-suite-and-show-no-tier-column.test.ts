@@ -38,7 +38,7 @@ before(async () => {
       '--set',
       'workers.env=1',
     ],
-    120000,
+    300000,
   );
   assert.equal(result.code, 0, result.stderr.slice(-2000));
 });
