@@ -20,12 +20,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A name as a token: no word character or hyphen on either side (click-test is not in click-test-2). */
 function pattern(name: string): RegExp {
-  const token = `(?<![\\w-])${escape(name)}(?![\\w-])`;
-  return name.includes('-') ? new RegExp(token) : new RegExp(`(['"\`])${escape(name)}\\1`);
+  const token = `(?<![\\w-])${escapeRegExp(name)}(?![\\w-])`;
+  return name.includes('-') ? new RegExp(token) : new RegExp(`(['"\`])${escapeRegExp(name)}\\1`);
 }
 
 test('the folder has its 115 task pages, so the check below is not empty', () => {
