@@ -7,6 +7,7 @@ import { projectRoot } from '../src/util/paths.js';
 import { envBench } from './env.bench.js';
 import { inferenceBench } from './inference.bench.js';
 import { miniarenaBench } from './miniarena.bench.js';
+import { miniwobBench } from './miniwob.bench.js';
 import { screenshotBench } from './screenshot.bench.js';
 import { transportBench } from './transport.bench.js';
 
@@ -21,6 +22,18 @@ const machine = {
 };
 const only = new Set(process.argv.slice(2));
 const selected = (name: string) => only.size === 0 || only.has(name);
+
+if (selected('miniwob')) {
+  const miniwob = await miniwobBench();
+  writeFileSync(
+    path.join(resultsDir, 'miniwob.json'),
+    `${JSON.stringify({ machine, ...miniwob }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `miniwob (real pages, ${miniwob.pages.length} tasks × ${miniwob.rounds} rounds): start ${miniwob.startMedianMs} ms, ` +
+      `step ${miniwob.stepMedianMs} ms (medians), ${miniwob.envStepsPerS} env steps/s\n`,
+  );
+}
 
 if (selected('transport')) {
   const transport = await transportBench({ rounds: 25, roundTrips: 500, pipelined: 2000, window: 32 });

@@ -733,7 +733,16 @@ export class BrowserEnv {
 }
 
 /** Actions that can change what a site stores (a form's submit, a vote, a key that submits). */
-const STATE_CHANGING = new Set<Action['type']>(['click', 'type', 'select_option', 'press', 'hover']);
+const STATE_CHANGING = new Set<Action['type']>([
+  'click',
+  'type',
+  'select_option',
+  'press',
+  'hover',
+  'drag',
+  'mouse_click',
+  'mouse_drag',
+]);
 
 /** The element an action names, from the observation the action was chosen on. */
 function actedElement(observation: Observation, id: string): ActedElement | null {

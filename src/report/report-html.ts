@@ -15,6 +15,8 @@ export interface ReportPlot {
 
 export interface ReportContent {
   name: string;
+  /** the task suite the run was on (runSuiteLabel), null when config.yaml is missing */
+  suite?: string | null;
   runDir: string;
   generatedAt: string;
   state: {
@@ -171,6 +173,11 @@ function untrainedLine(u: UntrainedEval): string {
   return `untrained baseline: ${u.file} · eval success ${pct(u.success)}${counts}`;
 }
 
+/** A suite without tiers (MiniWoB++, WebVoyager, …) gets no tier table: it would be one row of "–". */
+function tiered(tables: EvalTables): boolean {
+  return tables.tiers.some((t) => t !== DASH);
+}
+
 export function reportHtml(c: ReportContent): string {
   const state = c.state
     ? [c.state.state, c.state.reason].filter((s): s is string => typeof s === 'string' && s !== '').join(': ')
@@ -185,14 +192,12 @@ export function reportHtml(c: ReportContent): string {
 <title>tti report · ${escapeHtml(c.name)}</title><style>${CSS}</style></head>
 <body>
 <h1>tti run report · ${escapeHtml(c.name)}</h1>
-<p class="muted">${escapeHtml(c.runDir)} · generated ${escapeHtml(c.generatedAt)}${state ? ` · ${escapeHtml(state)}` : ''}</p>
+<p class="muted" id="suite">${c.suite ? `${escapeHtml(c.suite)} · ` : ''}${escapeHtml(c.runDir)} · generated ${escapeHtml(c.generatedAt)}${state ? ` · ${escapeHtml(state)}` : ''}</p>
 ${baseline}
 ${summaryCards(c)}
 <h2>Training</h2>
 <div class="plots">${c.plots.map(plotFigure).join('\n')}</div>
-<h2>Eval success by tier</h2>
-${evalTable(c.tables, 'tier')}
-<h2>Eval success by template</h2>
+${tiered(c.tables) ? `<h2>Eval success by tier</h2>\n${evalTable(c.tables, 'tier')}\n` : ''}<h2>Eval success by template</h2>
 ${evalTable(c.tables, 'template')}
 <h2>Iterations</h2>
 ${iterationTable(c.rows)}

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { runSuiteLabel } from '../util/index.js';
 import { EvalFile, evalTables } from './eval-tables.js';
 import { type MetricsRow, readMetrics } from './metrics.js';
 import { PlotRenderer } from './render.js';
@@ -43,6 +44,22 @@ const State = z.looseObject({
 const Config = z.looseObject({
   run_name: z.string().nullish().catch(null),
   iterations: z.number().nullish().catch(null),
+  // what runSuiteLabel reads: the suite the header names
+  webarena_host: z.string().nullish().catch(null),
+  tasks: z
+    .looseObject({ train: z.string().nullish().catch(null), test: z.string().nullish().catch(null) })
+    .nullish()
+    .catch(null),
+  env: z
+    .looseObject({
+      suite: z.string().nullish().catch(null),
+      miniwob: z
+        .looseObject({ dir: z.string().nullish().catch(null), url: z.string().nullish().catch(null) })
+        .nullish()
+        .catch(null),
+    })
+    .nullish()
+    .catch(null),
 });
 
 function readOptional<T extends z.ZodType>(file: string, schema: T, parse: (text: string) => unknown) {
@@ -100,6 +117,7 @@ export async function writeRunReport(options: RunReportOptions): Promise<RunRepo
     html,
     reportHtml({
       name: config?.run_name ?? path.basename(runDir),
+      suite: config === null ? null : runSuiteLabel(config),
       runDir,
       generatedAt: new Date().toISOString(),
       state: state

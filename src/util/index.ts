@@ -5,3 +5,4 @@ export * from './durable.js';
 export * from './fresh.js';
 export * from './paths.js';
 export * from './random.js';
+export * from './suite-label.js';

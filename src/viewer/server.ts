@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { projectRoot } from '../util/index.js';
+import { projectRoot, runSuiteLabel } from '../util/index.js';
 import { EpisodeIndex } from './episode-index.js';
 
 export interface ViewerOptions {
@@ -66,8 +66,19 @@ const RunConfig = z.looseObject({
   horizon_schedule: z.array(z.number()).nullish().catch(null),
   eval_horizon: z.number().nullish().catch(null),
   webarena_host: z.string().nullish().catch(null),
+  tasks: z
+    .looseObject({ train: z.string().nullish().catch(null), test: z.string().nullish().catch(null) })
+    .nullish()
+    .catch(null),
   env: z
-    .looseObject({ screenshot: z.union([z.boolean(), z.string()]).nullish().catch(null) })
+    .looseObject({
+      screenshot: z.union([z.boolean(), z.string()]).nullish().catch(null),
+      suite: z.string().nullish().catch(null),
+      miniwob: z
+        .looseObject({ dir: z.string().nullish().catch(null), url: z.string().nullish().catch(null) })
+        .nullish()
+        .catch(null),
+    })
     .nullish()
     .catch(null),
 });
@@ -110,7 +121,7 @@ function runInfo(runDir: string, index: EpisodeIndex, pollMs: number) {
           iterations: c.iterations ?? null,
           horizonSchedule: c.horizon_schedule ?? null,
           evalHorizon: c.eval_horizon ?? null,
-          tasks: c.webarena_host ? `WebArena at ${c.webarena_host}` : 'MiniArena',
+          tasks: runSuiteLabel(c),
           screenshot: c.env?.screenshot ?? null,
         }
       : null,

@@ -3,6 +3,9 @@
 // page, its flags in the text, no stop): every oracle scores on several seeds, each seed is a
 // different instance, no observation shows MiniWoB++'s human display, and at every oracle step the oracle's action is among the untrained policy's
 // candidates for what the env worker would have sent (buildCandidates, canonical strings).
+// These stay stand-ins: the test is of the stand-in set itself (configs/miniwob-standins.yaml
+// trains on it), whose pages mimic tasks held out of the real folder; the real pages' protocol,
+// display and CLI are tested on the real folder (the other files here).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';

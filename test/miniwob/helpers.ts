@@ -1,4 +1,6 @@
-// The MiniWoB++ protocol stand-ins (test/fixtures/miniwob/html), served on loopback, and a browser env on them.
+// MiniWoB++'s real pages (../shared/data/miniwob/html beside the clone) or tti's protocol stand-ins
+// (test/fixtures/miniwob/html), served on loopback, and a browser env on them.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { BrowserEnv, type BrowserEnvConfig, type Observation } from '../../src/envs/index.js';
 import {
@@ -12,14 +14,27 @@ import { projectRoot } from '../../src/util/paths.js';
 
 export const FIXTURE_HTML = path.join(projectRoot, 'test', 'fixtures', 'miniwob', 'html');
 
-/** A browser env with the MiniWoB++ suite's hooks, on the stand-in pages served on loopback. */
+/** MiniWoB++'s own html/ folder (miniwob-plusplus at 3f461ff), kept beside the clone in ../shared. */
+export const REAL_HTML = path.join(projectRoot, '..', 'shared', 'data', 'miniwob', 'html');
+
+/** A browser env with the MiniWoB++ suite's hooks, on a folder's pages served on loopback (default: the stand-ins). */
 export async function miniwobEnv(
   config: BrowserEnvConfig = {},
   hooks: MiniwobHookOptions = {},
+  html: string = FIXTURE_HTML,
 ): Promise<{ env: BrowserEnv; server: MiniwobServer; task: (id: string) => ReturnType<typeof miniwobTask> }> {
-  const server = await serveMiniwobDir(FIXTURE_HTML);
+  if (!existsSync(path.join(html, 'miniwob')))
+    throw new Error(
+      `no MiniWoB++ pages at ${html}/miniwob (the real ones live in ../shared/data/miniwob/html)`,
+    );
+  const server = await serveMiniwobDir(html);
   const env = await BrowserEnv.launch({ actionFormat: 'tti', hooks: miniwobHooks(hooks), ...config });
-  return { env, server, task: (id) => miniwobTask(server.url, id, `miniwob:${FIXTURE_HTML}`) };
+  return { env, server, task: (id) => miniwobTask(server.url, id, `miniwob:${html}`) };
+}
+
+/** The same env on MiniWoB++'s real pages. */
+export function realMiniwobEnv(config: BrowserEnvConfig = {}, hooks: MiniwobHookOptions = {}) {
+  return miniwobEnv(config, hooks, REAL_HTML);
 }
 
 /** The id of the first node with this role whose name is `name`. */

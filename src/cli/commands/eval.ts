@@ -120,8 +120,29 @@ export async function evaluate(args: EvalArgs): Promise<number> {
     process.stderr.write(`tti-run eval: the eval did not finish: ${outcome.reason}\n`);
     return outcome.state === 'failed' ? 3 : 1;
   }
+  // MiniWoB++ pages that need an action the env lacks are run and scored like the others, and named.
+  const { miniwobNeedsOfConfig } = await import('../../suites/index.js');
+  const needs = miniwobNeedsOfConfig(config);
+  const evaluation = outcome.evaluation;
+  const byTask =
+    needs === null || evaluation.byTask === undefined
+      ? evaluation.byTask
+      : Object.fromEntries(
+          Object.entries(evaluation.byTask).map(([task, r]) => {
+            const n = needs.get(task);
+            return [task, { ...r, needs: n?.needs.map((x) => x.need) ?? [], missing: n?.missing ?? [] }];
+          }),
+        );
+  const missingActions =
+    needs === null
+      ? undefined
+      : Object.fromEntries(
+          [...needs].filter(([, n]) => n.missing.length > 0).map(([t, n]) => [t, n.missing]),
+        );
   const report = {
-    ...outcome.evaluation,
+    ...evaluation,
+    ...(byTask === undefined ? {} : { byTask }),
+    ...(missingActions === undefined ? {} : { missingActions }),
     split: args.split,
     horizon,
     minTry,
@@ -150,7 +171,8 @@ export async function evaluate(args: EvalArgs): Promise<number> {
       ),
       ...Object.entries(report.byTask ?? {}).map(
         ([task, r]) =>
-          `  ${task}: ${pct(r.success)} (${r.successes}/${r.episodes}), mean reward ${r.meanReward.toFixed(3)}`,
+          `  ${task}: ${pct(r.success)} (${r.successes}/${r.episodes}), mean reward ${r.meanReward.toFixed(3)}` +
+          (missingActions?.[task] ? ` · needs ${missingActions[task].join(', ')}: no action offers it` : ''),
       ),
       `  by template: ${runDir.root}/eval.json`,
     ];

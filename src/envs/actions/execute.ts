@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { refusedUrl } from '../browser/navigation.js';
 import type { EpisodeSession } from '../browser/session.js';
 import type { ElementRef } from '../observation/ax-tree.js';
@@ -78,6 +79,37 @@ function center(elements: ReadonlyMap<string, ElementRef>, id: string): { x: num
 }
 
 /**
+ * Where a drag onto an element lets go: past the target's centre by a quarter of its size, in the
+ * direction of travel (still inside it). A sortable list swaps two equal items only once the
+ * pointer is beyond the other's middle: released exactly at its centre, nothing moves.
+ */
+function dropPoint(
+  elements: ReadonlyMap<string, ElementRef>,
+  fromId: string,
+  toId: string,
+): { x: number; y: number } {
+  const from = center(elements, fromId);
+  const to = center(elements, toId);
+  const [, , w, h] = elements.get(toId)!.bounds!;
+  return { x: to.x + (Math.sign(to.x - from.x) * w) / 4, y: to.y + (Math.sign(to.y - from.y) * h) / 4 };
+}
+
+/** Mouse moves between press and release: drag libraries (jQuery UI's sortable, d3's drag) follow mousemove events, not the jump. */
+const DRAG_STEPS = 20;
+
+/** BrowserGym's drag_and_drop: to the start, press, move there in steps, release. */
+async function dragBetween(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: DRAG_STEPS });
+  await page.mouse.up();
+}
+
+/**
  * Executes an action as WebArena does: mouse events at the centre of the element's box from the
  * observation, keyboard typing without clearing (TTI's Type clears first), window scroll by
  * innerHeight (TTI: 2/3 of it). Stop and none do nothing here.
@@ -118,6 +150,19 @@ export async function executeAction(
     }
     case 'select_option':
       await selectOption(session, elements, action.elementId, action.option);
+      return;
+    case 'drag':
+      await dragBetween(
+        page,
+        center(elements, action.fromId),
+        dropPoint(elements, action.fromId, action.toId),
+      );
+      return;
+    case 'mouse_click':
+      await page.mouse.click(action.x, action.y);
+      return;
+    case 'mouse_drag':
+      await dragBetween(page, { x: action.fromX, y: action.fromY }, { x: action.toX, y: action.toY });
       return;
     case 'press': {
       let key = action.keyComb;

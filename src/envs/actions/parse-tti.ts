@@ -1,5 +1,8 @@
 import type { Action } from './types.js';
 
+/** A point in brackets, "[x] [y]" (CSS pixels, decimals allowed). */
+const TTI_POINT = String.raw`\[(\d+(?:\.\d+)?)\][;\s]*\[(\d+(?:\.\d+)?)\]`;
+
 /** The action part of a TTI reply ("Click [12]" from "Thought: …\nAction: Click [12]"), as history records it. */
 export function ttiActionText(reply: string): string {
   const at = reply.lastIndexOf('Action:');
@@ -65,6 +68,39 @@ export function parseTtiReply(reply: string): Action {
     return {
       type: 'none',
       error: `Format ERROR: Select needs [number] [option], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  // Not in TTI's prompt: BrowserGym's drag_and_drop, mouse_click and mouse_drag_and_drop, for pages
+  // that need them (offered in the chat prompt only where the task does).
+  if (/^Drag\b/.test(a)) {
+    m = /^Drag\s*\[(\d+)\][;\s]*\[(\d+)\]/.exec(a);
+    if (m) return { type: 'drag', fromId: m[1]!, toId: m[2]! };
+    return {
+      type: 'none',
+      error: `Format ERROR: Drag needs [number] [number], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  if (/^MouseClick\b/.test(a)) {
+    m = new RegExp(`^MouseClick\\s*${TTI_POINT}`).exec(a);
+    if (m) return { type: 'mouse_click', x: Number(m[1]), y: Number(m[2]) };
+    return {
+      type: 'none',
+      error: `Format ERROR: MouseClick needs [x] [y], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
+  if (/^MouseDrag\b/.test(a)) {
+    m = new RegExp(`^MouseDrag\\s*${TTI_POINT}[;\\s]*${TTI_POINT}`).exec(a);
+    if (m)
+      return {
+        type: 'mouse_drag',
+        fromX: Number(m[1]),
+        fromY: Number(m[2]),
+        toX: Number(m[3]),
+        toY: Number(m[4]),
+      };
+    return {
+      type: 'none',
+      error: `Format ERROR: MouseDrag needs [x] [y] [x] [y], got ${JSON.stringify(a.slice(0, 80))}`,
     };
   }
   if (/^GoBack\b/.test(a)) return { type: 'go_back' };

@@ -2,6 +2,9 @@ import { type Action, ActionParsingError } from './types.js';
 
 const SUMMARY = 'In summary, the next action I will perform is';
 
+/** A point of the page in brackets, "[x] [y]" (CSS pixels, decimals allowed). */
+const POINT = String.raw`\[(\d+(?:\.\d+)?)\] ?\[(\d+(?:\.\d+)?)\]`;
+
 /** WebArena's create_id_based_action: one action line in WebArena's string form. */
 export function parseWebArenaAction(actionStr: string): Action {
   let s = actionStr.trim();
@@ -30,6 +33,25 @@ export function parseWebArenaAction(actionStr: string): Action {
     }
     case 'press':
       return { type: 'press', keyComb: need(/press ?\[(.+)\]/)[1]! };
+    case 'drag': {
+      // BrowserGym's drag_and_drop(from_bid, to_bid), in WebArena's bracket form
+      const m = need(/drag ?\[(\d+)\] ?\[(\d+)\]/);
+      return { type: 'drag', fromId: m[1]!, toId: m[2]! };
+    }
+    case 'mouse_click': {
+      const m = need(new RegExp(`mouse_click ?${POINT}`));
+      return { type: 'mouse_click', x: Number(m[1]), y: Number(m[2]) };
+    }
+    case 'mouse_drag': {
+      const m = need(new RegExp(`mouse_drag ?${POINT} ?${POINT}`));
+      return {
+        type: 'mouse_drag',
+        fromX: Number(m[1]),
+        fromY: Number(m[2]),
+        toX: Number(m[3]),
+        toY: Number(m[4]),
+      };
+    }
     case 'scroll':
       return { type: 'scroll', direction: need(/scroll ?\[?(up|down)\]?/)[1] as 'up' | 'down', by: 'page' };
     case 'goto':
@@ -54,7 +76,7 @@ export function parseWebArenaAction(actionStr: string): Action {
 }
 
 const KEYWORDS =
-  /^(click|hover|type|select_option|press|scroll|goto|new_tab|go_back|go_forward|tab_focus|close_tab|stop)\b/;
+  /^(click|hover|type|select_option|press|drag|mouse_click|mouse_drag|scroll|goto|new_tab|go_back|go_forward|tab_focus|close_tab|stop)\b/;
 
 /**
  * The action in a model reply of WebArena's prompts: the ``` block after "In summary, the next

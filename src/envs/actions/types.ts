@@ -1,4 +1,8 @@
-/** Every action the env executes: WebArena's action space plus TTI's Wait and element scroll, and BrowserGym's select_option. */
+/**
+ * Every action the env executes: WebArena's action space plus TTI's Wait and element scroll, and
+ * BrowserGym's select_option, drag_and_drop, mouse_click and mouse_drag_and_drop (for pages a click
+ * on an element cannot do: a sortable list, a slider, a point on a drawing).
+ */
 export type Action =
   | { type: 'click'; elementId: string }
   | { type: 'hover'; elementId: string }
@@ -7,6 +11,12 @@ export type Action =
   /** BrowserGym's select_option: choose the option of a <select> whose text (or value) is `option`. */
   | { type: 'select_option'; elementId: string; option: string }
   | { type: 'press'; keyComb: string }
+  /** BrowserGym's drag_and_drop: press on one element's centre, move to the other's, release. */
+  | { type: 'drag'; fromId: string; toId: string }
+  /** BrowserGym's mouse_click: a click at a point of the page (CSS pixels from the viewport's top left). */
+  | { type: 'mouse_click'; x: number; y: number }
+  /** BrowserGym's mouse_drag_and_drop: press at one point, move to another, release. */
+  | { type: 'mouse_drag'; fromX: number; fromY: number; toX: number; toY: number }
   /** WebArena scrolls the window by a page; TTI by 2/3 of it, or the element under the mouse. */
   | { type: 'scroll'; direction: 'up' | 'down'; by: 'page' | 'two-thirds'; elementId?: string }
   | { type: 'new_tab' }
@@ -53,6 +63,18 @@ export function isEquivalent(a: Action, b: Action): boolean {
     }
     case 'press':
       return a.keyComb === (b as typeof a).keyComb;
+    case 'drag': {
+      const d = b as typeof a;
+      return a.fromId === d.fromId && a.toId === d.toId;
+    }
+    case 'mouse_click': {
+      const m = b as typeof a;
+      return a.x === m.x && a.y === m.y;
+    }
+    case 'mouse_drag': {
+      const m = b as typeof a;
+      return a.fromX === m.fromX && a.fromY === m.fromY && a.toX === m.toX && a.toY === m.toY;
+    }
     case 'tab_focus':
       return a.pageNumber === (b as typeof a).pageNumber;
     case 'goto':
@@ -74,6 +96,12 @@ export function describeAction(a: Action): string {
       return `select_option [${a.elementId}] [${a.option}]`;
     case 'press':
       return `press [${a.keyComb}]`;
+    case 'drag':
+      return `drag [${a.fromId}] [${a.toId}]`;
+    case 'mouse_click':
+      return `mouse_click [${a.x}] [${a.y}]`;
+    case 'mouse_drag':
+      return `mouse_drag [${a.fromX}] [${a.fromY}] [${a.toX}] [${a.toY}]`;
     case 'scroll':
       return a.elementId ? `scroll [${a.elementId}] [${a.direction}]` : `scroll [${a.direction}]`;
     case 'tab_focus':

@@ -4,6 +4,7 @@
 import { labelKey, refusedUrl, type TaskLabels } from '../../envs/index.js';
 import type { SuiteHost, SuiteWorkerContext, TaskSuite } from '../suite.js';
 import { miniwobHooks } from './hooks.js';
+import { describeMissing, miniwobTaskNeeds } from './needs.js';
 import { serveMiniwobDir } from './serve.js';
 import { MINIWOB_VIEWPORT, miniwobTask, parseMiniwobTaskId } from './task.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from './tasks.js';
@@ -67,7 +68,12 @@ export const miniwobSuite: TaskSuite = {
       });
     const train = refs('train', m.train_seeds);
     const test = refs('test', m.eval_episodes);
-    const describe = `MiniWoB++ ${names.join(', ')} from ${file}: ${train.length} train, ${test.length} test episodes`;
+    // Pages that need an action the env lacks still run and score (0 unless the page says otherwise);
+    // the start of the run names them.
+    const missing = m.dir === null ? [] : describeMissing(miniwobTaskNeeds(m.dir, names));
+    const describe =
+      `MiniWoB++ ${names.length} tasks (${names.join(', ')}) from ${file}: ${train.length} train, ${test.length} test episodes` +
+      (missing.length > 0 ? `; ${missing.length} need an action the env lacks: ${missing.join('; ')}` : '');
     return { train, test, labels, describe };
   },
   start: startMiniwob,

@@ -116,7 +116,17 @@ function refreshOptions() {
   }
 }
 
+const tierOf = (tier) => (tier === null || tier === undefined ? null : tier);
+
+/** A suite without tiers (MiniWoB++, WebVoyager, …): no tier column and no tier filter, rather than a column of dashes. */
+function showTiers() {
+  const tiered = state.episodes.some((s) => tierOf(s.tier) !== null);
+  $('episodes').classList.toggle('no-tiers', !tiered);
+  $('tier-filter').hidden = !tiered;
+}
+
 function renderList() {
+  showTiers();
   const f = filters();
   const shown = state.episodes.filter((s) => matches(s, f));
   // Newest first: a live run's latest episodes on top.
@@ -138,7 +148,7 @@ function renderList() {
       el('td', show(s.split)),
       task,
       Object.assign(el('td', show(s.template), 'template'), { title: show(s.template) }),
-      el('td', show(s.tier)),
+      el('td', show(s.tier), 'tier'),
       el('td', String(s.steps)),
       el('td', s.success ? 'success' : 'fail', s.success ? 'ok' : 'fail'),
       el('td', s.policyVersions.length ? s.policyVersions.map((v) => `v${v}`).join(',') : DASH),
@@ -217,7 +227,9 @@ function renderEpisode() {
     `episode ${record.episodeId}`,
     `task ${record.task?.id ?? DASH}`,
     `template ${show(summary?.template ?? record.task?.template)}`,
-    `tier ${show(summary?.tier ?? record.task?.tier)}`,
+    tierOf(summary?.tier ?? record.task?.tier) === null
+      ? null
+      : `tier ${show(summary?.tier ?? record.task?.tier)}`,
     `split ${show(run?.split)}`,
     `iteration ${show(run?.iteration)}`,
     run?.mode ? (run.mode === 'eval' ? 'greedy (eval)' : 'sampled (collection)') : null,

@@ -1,6 +1,6 @@
 // `tti-run eval --suite miniwob` and `tti-run train --suite miniwob` through the real CLI: real
-// supervisor, env, inference, replay and learner processes over ZeroMQ, real Chromium on tti's
-// MiniWoB++ stand-in pages. And a missing folder setting or an unknown task name stops the run
+// supervisor, env, inference, replay and learner processes over ZeroMQ, real Chromium on
+// MiniWoB++'s real pages. And a missing folder setting or an unknown task name stops the run
 // with a message that says which key, which task and where it looked.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,14 +9,14 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readReplayLog } from '../../src/replay/replay-log.js';
 import { runCli, SMALL_RUN } from '../helpers/run-fixture.js';
-import { FIXTURE_HTML } from './helpers.js';
+import { REAL_HTML } from './helpers.js';
 
 const sets = (list: readonly string[]) => list.flatMap((s) => ['--set', s]);
 
 test('eval --suite miniwob --tasks --episodes --json prints success and mean reward by task', async (t) => {
   const out = mkdtempSync(path.join(tmpdir(), 'tti-miniwob-eval-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
-  const tasks = ['click-named-button', 'hash-link', 'wait-for-timeout'];
+  const tasks = ['click-test-2', 'enter-password', 'click-checkboxes-soft'];
   const result = await runCli(
     [
       'eval',
@@ -24,7 +24,7 @@ test('eval --suite miniwob --tasks --episodes --json prints success and mean rew
       '--suite',
       'miniwob',
       '--miniwob-dir',
-      FIXTURE_HTML,
+      REAL_HTML,
       '--tasks',
       tasks.join(','),
       '--episodes',
@@ -36,7 +36,7 @@ test('eval --suite miniwob --tasks --episodes --json prints success and mean rew
       out,
       ...sets(['workers.env=1']),
     ],
-    90000,
+    300000,
   );
   assert.equal(result.code, 0, result.stderr.slice(-2000));
   const report = JSON.parse(result.stdout) as {
@@ -51,9 +51,8 @@ test('eval --suite miniwob --tasks --episodes --json prints success and mean rew
     assert.equal(report.byTask[task]?.episodes, 2, task);
     assert.equal(typeof report.byTask[task]?.meanReward, 'number');
   }
-  // Nothing ends wait-for-timeout within 2 steps: the horizon does, with reward 0.
-  assert.equal(report.byTask['wait-for-timeout']?.success, 0);
-  assert.equal(report.byTask['wait-for-timeout']?.meanReward, 0);
+  // Nothing fills both password fields and submits within 2 steps: no success there.
+  assert.equal(report.byTask['enter-password']?.success, 0);
   // The records keep each episode's seed in its task id and the page's utterance as its intent.
   const episodes = path.join(out, 'episodes');
   const summaries = readdirSync(episodes).map(
@@ -65,8 +64,8 @@ test('eval --suite miniwob --tasks --episodes --json prints success and mean rew
   );
   const ids = summaries.map((s) => s.taskId).sort();
   assert.deepEqual(ids, tasks.flatMap((name) => [`${name}@0`, `${name}@1`]).sort());
-  const click = summaries.find((s) => s.taskId === 'click-named-button@0');
-  assert.match(click?.intent ?? '', /^Click on the "\w+" button\.$/);
+  const typed = summaries.find((s) => s.taskId === 'enter-password@0');
+  assert.match(typed?.intent ?? '', /^Enter the password "\w+" into both text fields and press submit\.$/);
 });
 
 test('train --suite miniwob runs an iteration: collects, keeps successes, trains, evals by task', async (t) => {
@@ -78,9 +77,9 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
       '--suite',
       'miniwob',
       '--miniwob-dir',
-      FIXTURE_HTML,
+      REAL_HTML,
       '--tasks',
-      'click-named-button,type-word-submit',
+      'click-test-2,enter-password',
       '--run-dir',
       runDir,
       '--view',
@@ -97,7 +96,7 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
         'env.miniwob.eval_episodes=1',
       ]),
     ],
-    120000,
+    420000,
   );
   assert.equal(result.code, 0, result.stderr.slice(-3000));
   const row = JSON.parse(readFileSync(path.join(runDir, 'metrics.jsonl'), 'utf8').trim().split('\n')[0]!) as {
@@ -121,7 +120,7 @@ test('train --suite miniwob runs an iteration: collects, keeps successes, trains
     assert.deepEqual(t.offers, { stop: false, navigation: false });
   }
   assert.equal(row.eval.episodes, 2);
-  assert.deepEqual(Object.keys(row.eval.byTask).sort(), ['click-named-button', 'type-word-submit']);
+  assert.deepEqual(Object.keys(row.eval.byTask).sort(), ['click-test-2', 'enter-password']);
   assert.equal(row.policyVersion, 1);
 });
 
@@ -140,9 +139,9 @@ test('a miniwob suite without a folder, or with an unknown task, says what is wr
         '--suite',
         'miniwob',
         '--miniwob-dir',
-        FIXTURE_HTML,
+        REAL_HTML,
         '--tasks',
-        'click-named-button,click-nothing',
+        'click-test-2,click-nothing',
         '--out-dir',
         out,
       ],
@@ -151,7 +150,7 @@ test('a miniwob suite without a folder, or with an unknown task, says what is wr
     assert.notEqual(unknown.code, 0);
     assert.match(
       unknown.stderr,
-      /unknown task "click-nothing": no click-nothing\.html in .*fixtures\/miniwob\/html\/miniwob/,
+      /unknown task "click-nothing": no click-nothing\.html in .*data\/miniwob\/html\/miniwob/,
     );
   } finally {
     rmSync(out, { recursive: true, force: true });
