@@ -116,16 +116,36 @@ if (selected('restore')) {
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
 if (selected('supervisor')) {
   const { describeSupervisorBench, supervisorBench } = await import('./supervisor.bench.js');
-  // 32 then 128 simulated env workers: where the supervisor's cost grows, and how fast.
+  // 32 then 128 simulated env workers in 4 processes of their own: where the supervisor's cost grows,
+  // and how fast; then 128 with the supervisor reniced, to see how much of a round trip is the
+  // supervisor waiting for a core on this loaded machine. SUPERVISOR_BASELINE=<checkout of another
+  // commit, built>: 128 workers on that build and on this one, alternating, for a ratio in one run.
+  // SUPERVISOR_CPU_PROF=<dir>: the supervisor's profile over each window.
   const runs = [];
-  for (const workers of [32, 128]) {
+  const baseline = process.env.SUPERVISOR_BASELINE;
+  const base = baseline
+    ? {
+        entry: path.join(baseline, 'bin', 'tti-run'),
+        label: `baseline ${process.env.SUPERVISOR_BASELINE_LABEL ?? baseline}`,
+      }
+    : undefined;
+  const plans: { workers: number; supervisorNice?: number; cli?: { entry: string; label: string } }[] = [
+    ...(base ? [{ workers: 128, cli: base }, { workers: 128 }, { workers: 128, cli: base }] : []),
+    { workers: 128 },
+    { workers: 32 },
+    { workers: 128, supervisorNice: -10 },
+  ];
+  for (const plan of plans) {
+    const profileDir = process.env.SUPERVISOR_CPU_PROF;
     const r = await supervisorBench({
-      workers,
+      ...plan,
       steps: 5,
       stepMs: 200,
       warmupMs: 5000,
       windowMs: 20000,
       port: 6500,
+      processes: 4,
+      ...(profileDir ? { cpuProfileDir: path.join(profileDir, `${runs.length}-${plan.workers}`) } : {}),
     });
     process.stdout.write(describeSupervisorBench(r));
     runs.push(r);
