@@ -59,7 +59,10 @@ export class EpisodeQueue {
     const phase = this.phase;
     if (phase === null || phase.results.has(result.episodeId)) return false;
     const running = phase.running.get(result.episodeId);
-    const waitingAt = phase.waiting.findIndex((s) => s.episodeId === result.episodeId);
+    // An episode is running or waiting, never both: only a result for one not running (requeued
+    // while its worker still ran it) scans the waiting list, not every result of a large phase.
+    const waitingAt =
+      running === undefined ? phase.waiting.findIndex((s) => s.episodeId === result.episodeId) : -1;
     if (running === undefined && waitingAt === -1) return false;
     phase.running.delete(result.episodeId);
     // A result for an episode that was requeued (its worker looked dead but was not) still counts.
