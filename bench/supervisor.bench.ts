@@ -11,7 +11,15 @@
 // the event-loop lag of the supervisor (event-loop-probe.ts) and of the simulated workers: on a
 // loaded machine a round trip is mostly waiting for a core, and the lags show which side waited.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,8 +42,13 @@ export interface SupervisorBenchOptions {
   cpuProfileDir?: string;
   /** another build's `bin/tti-run` to start the supervisor from (a baseline); unset: this build's */
   cli?: { entry: string; label: string };
-  /** renice the supervisor (and its threads) to this value for the run; unset: as started */
-  supervisorNice?: number;
+  /**
+   * The nice value of the supervisor's and the simulated workers' autogroups for the run (each is a
+   * session of its own; with sched_autogroup a thread's nice counts only inside its session, and
+   * sessions share the cores): a negative one lets them take a core ahead of the machine's other
+   * load, for a latency of the supervisor's own work. Unset: as started.
+   */
+  priorityNice?: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -126,16 +139,23 @@ function probeLines(dir: string, pid: number): ProbeLine[] {
     .map((l) => JSON.parse(l) as ProbeLine);
 }
 
-function renice(pid: number, nice: number): Promise<void> {
-  // Every thread: ZeroMQ's I/O threads do the CURVE work.
-  const tids = readdirSync(`/proc/${pid}/task`).map(String);
-  return new Promise((resolve) => {
-    spawn('renice', ['-n', String(nice), '-p', ...tids], { stdio: 'ignore' }).on('exit', () => resolve());
-  });
+/** Sets the nice value of the autogroup (session) `pid` is in (/proc/<pid>/autogroup). */
+function reniceAutogroup(pid: number, nice: number): void {
+  writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+}
+
+function autogroupOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
 }
 
 function forkSim(): Promise<ChildProcess> {
+  // A session of its own: an autogroup that can be given a priority apart from the bench's.
   const child = fork(path.join(here, 'supervisor-sim-workers.js'), [], {
+    detached: true,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -188,7 +208,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
     const child = spawn(
       process.execPath,
       [
-        cliEntry,
+        o.cli?.entry ?? cliEntry,
         'train',
         '--run-dir',
         runDir.root,
@@ -198,7 +218,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
         ...sets.flatMap((s) => ['--set', s]),
       ],
       {
-        cwd: projectRoot,
+        cwd: o.cli ? path.dirname(path.dirname(o.cli.entry)) : projectRoot,
         stdio: 'ignore',
         env: {
           ...process.env,
@@ -214,9 +234,6 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
   const supervisorPid = readSupervisorInfo(runDir).pid;
   const endpoints = readSupervisorInfo(runDir).endpoints;
   if (endpoints.relay === undefined) throw new Error('the run has no act relay');
-  if (o.supervisorNice !== undefined) await renice(supervisorPid, o.supervisorNice);
-  // field 19 of /proc/<pid>/stat: the nice value the supervisor runs at
-  const niceSeen = Number(readFileSync(`/proc/${supervisorPid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
 
   const sims = await Promise.all(Array.from({ length: o.processes }, () => forkSim()));
   const share = (i: number): Credential[] => envs.filter((_, j) => j % o.processes === i);
@@ -235,6 +252,9 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
     send(child, start);
   });
   await Promise.all(startedAll);
+  if (o.priorityNice !== undefined)
+    for (const pid of [supervisorPid, ...sims.map((c) => c.pid ?? 0)]) reniceAutogroup(pid, o.priorityNice);
+  const autogroups = [supervisorPid, ...sims.map((c) => c.pid ?? 0)].map(autogroupOf);
   await sleep(o.warmupMs);
 
   if (o.cpuProfileDir) process.kill(supervisorPid, 'SIGUSR2');
@@ -296,7 +316,8 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
     build: o.cli?.label ?? 'this branch',
     workers: o.workers,
     simProcesses: o.processes,
-    supervisorNice: niceSeen,
+    /** the autogroups (sessions) of the supervisor, then of the simulated-worker processes, with their nice */
+    autogroups,
     stepsPerEpisode: o.steps,
     stepMs: o.stepMs,
     windowS: Math.round(seconds * 10) / 10,
@@ -364,7 +385,7 @@ export function describeSupervisorBench(r: SupervisorBenchResult): string {
   const k = r.byKind;
   return (
     `supervisor [${r.build}] (${r.workers} simulated env workers + 1 inference in ${r.simProcesses} processes, CURVE on loopback, ` +
-    `${r.windowS} s, supervisor nice ${r.supervisorNice}): ` +
+    `${r.windowS} s, autogroup ${r.autogroups[0]}): ` +
     `control ${r.control.perS}/s p50 ${r.control.p50Ms} ms p95 ${r.control.p95Ms} ms; ` +
     `act via relay ${k.actViaRelay.perS}/s p95 ${k.actViaRelay.p95Ms} ms; ` +
     `supervisor CPU ${r.cpu.supervisorPercentOfCore}% of a core (${r.cpu.supervisorUsPerMessage} µs/message), ` +
