@@ -52,6 +52,8 @@ export async function chatBench(o: ChatBenchOptions) {
   writeFileSync(trainer, TRAINER);
   const sets = [
     'collect.stop_probes=false',
+    // 16 Chromiums starting at once on a loaded 2-core machine take longer than the default 30 s.
+    'supervisor.register_timeout_ms=300000',
     `workers.env=${o.envWorkers}`,
     'workers.inference=1',
     'workers.replay=1',

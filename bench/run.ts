@@ -162,7 +162,7 @@ if (selected('chat')) {
     maxPolicyLag: Number(process.env.CHAT_MAX_POLICY_LAG ?? 1),
     envWorkers: 16,
     iterations: 2,
-    rolloutSize: 48,
+    rolloutSize: 32,
     horizon: 6,
     // A served model's ~1.5 s median completion, scaled down by 4; vLLM-like cap of 8 sequences.
     endpoint: { medianMs: 400, sigma: 0.5, perSequence: 0.03, maxNumSeqs: 8, seed: 7 },
