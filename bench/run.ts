@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/*.json. Names as arguments run only
 // those (`node dist/bench/run.js inference learner`); the rest keep their last results.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../src/util/paths.js';
@@ -143,20 +143,65 @@ if (selected('restore')) {
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
 if (selected('supervisor')) {
   const { describeSupervisorBench, supervisorBench } = await import('./supervisor.bench.js');
-  // 32 then 128 simulated env workers: where the supervisor's cost grows, and how fast.
+  // 32 then 128 simulated env workers in 4 processes of their own: where the supervisor's cost grows,
+  // and how fast; then 128 with the supervisor's and the workers' sessions at a higher priority, to
+  // see how much of a round trip is waiting for a core on this loaded machine. SUPERVISOR_BASELINE=<checkout of another
+  // commit, built>: 128 workers on that build and on this one, alternating, for a ratio in one run.
+  // SUPERVISOR_CPU_PROF=<dir>: the supervisor's profile over each window.
   const runs = [];
-  for (const workers of [32, 128]) {
+  const baseline = process.env.SUPERVISOR_BASELINE;
+  const base = baseline
+    ? {
+        entry: path.join(baseline, 'bin', 'tti-run'),
+        label: `baseline ${process.env.SUPERVISOR_BASELINE_LABEL ?? baseline}`,
+      }
+    : undefined;
+  const plans: { workers: number; priorityNice?: number; cli?: { entry: string; label: string } }[] = [
+    ...(base ? [{ workers: 128, cli: base }, { workers: 128 }, { workers: 128, cli: base }] : []),
+    { workers: 128 },
+    { workers: 32 },
+    { workers: 128, priorityNice: -10 },
+  ];
+  for (const plan of plans) {
+    const profileDir = process.env.SUPERVISOR_CPU_PROF;
     const r = await supervisorBench({
-      workers,
+      ...plan,
       steps: 5,
       stepMs: 200,
       warmupMs: 5000,
       windowMs: 20000,
       port: 6500,
+      processes: 4,
+      ...(profileDir ? { cpuProfileDir: path.join(profileDir, `${runs.length}-${plan.workers}`) } : {}),
     });
     process.stdout.write(describeSupervisorBench(r));
     runs.push(r);
   }
   writeFileSync(path.join(resultsDir, 'supervisor.json'), `${JSON.stringify({ machine, runs }, null, 2)}\n`);
+}
+if (selected('chat')) {
+  const { chatBench, describeChatBench } = await import('./chat.bench.js');
+  // CHAT_LOOP=async (with CHAT_MAX_POLICY_LAG) once rollout.max_policy_lag exists; the result for
+  // each loop mode is kept beside the other's in chat.json.
+  const loop = process.env.CHAT_LOOP === 'async' ? 'async' : 'sync';
+  const r = await chatBench({
+    loop,
+    maxPolicyLag: Number(process.env.CHAT_MAX_POLICY_LAG ?? 1),
+    envWorkers: 16,
+    iterations: 2,
+    rolloutSize: 32,
+    horizon: 6,
+    // A served model's ~1.5 s median completion, scaled down by 4; vLLM-like cap of 8 sequences.
+    endpoint: { medianMs: 400, sigma: 0.5, perSequence: 0.03, maxNumSeqs: 8, seed: 7 },
+    answerChance: 0.35,
+    timeoutMs: 60_000,
+  });
+  process.stdout.write(describeChatBench(r));
+  const file = path.join(resultsDir, 'chat.json');
+  const before = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { byLoop?: Record<string, unknown> })
+    : {};
+  const byLoop = { ...(before.byLoop ?? {}), [loop]: { machine, ...r } };
+  writeFileSync(file, `${JSON.stringify({ byLoop }, null, 2)}\n`);
 }
 process.exit(0);

@@ -1,31 +1,33 @@
 // The supervisor's own limit. A real supervisor (`tti-run train --listen` on loopback, CURVE, the key
 // gate, its real replay and learner children) serves N simulated remote env workers and one
-// simulated remote inference worker, all in this process over real ZeroMQ sockets with their own
-// credentials: each env worker registers with its proof, heartbeats at the run's interval, pulls an
-// episode, sends `steps` act requests (a typical observation) through the supervisor's act relay
-// with `stepMs` of "browser time" between them, and reports the result. We measure the round trip
-// of each control message (heartbeat → ack, task request → assignment, result → ack, act through
-// the relay) and the supervisor process's CPU (utime + stime from /proc) over the window.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// simulated remote inference worker over real ZeroMQ sockets with their own credentials. The
+// simulated workers run in their own processes (supervisor-sim-workers.ts), so their CPU is
+// measured apart from the supervisor's and cannot delay its event loop: each env worker registers
+// with its proof, heartbeats at the run's interval, pulls an episode, sends `steps` act requests (a
+// typical observation) through the supervisor's act relay with `stepMs` of "browser time" between
+// them, and reports the result. We measure the round trip of each control message (heartbeat → ack,
+// task request → assignment, result → ack, act through the relay), the CPU time of the supervisor
+// process (all its threads, ZeroMQ's included), of its children and of the simulated workers, and
+// the event-loop lag of the supervisor (event-loop-probe.ts) and of the simulated workers: on a
+// loaded machine a round trip is mostly waiting for a core, and the lags show which side waited.
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type ActRequestMessage,
-  Channel,
-  type CurveSocketKeys,
-  Inbound,
-  RejectedFrames,
-  Requester,
-  registerProof,
-  type SocketTuning,
-  type SpeakerKey,
-  speakerKey,
-} from '../src/protocol/index.js';
+import { fileURLToPath } from 'node:url';
 import { type Credential, issueCredential, RunDir, readSupervisorInfo } from '../src/run/index.js';
 import { cliEntry, projectRoot } from '../src/util/paths.js';
 import { typicalObservation } from './observation-fixture.js';
+import type { Kind, SimCommand, SimReport, SimStart } from './supervisor-sim-workers.js';
 
 export interface SupervisorBenchOptions {
   workers: number;
@@ -34,34 +36,157 @@ export interface SupervisorBenchOptions {
   warmupMs: number;
   windowMs: number;
   port: number;
+  /** processes the simulated workers are spread over */
+  processes: number;
+  /** a folder: the supervisor is profiled (event-loop-probe.ts) and writes its profile there */
+  cpuProfileDir?: string;
+  /** another build's `bin/tti-run` to start the supervisor from (a baseline); unset: this build's */
+  cli?: { entry: string; label: string };
+  /**
+   * The nice value of the supervisor's and the simulated workers' autogroups for the run (each is a
+   * session of its own; with sched_autogroup a thread's nice counts only inside its session, and
+   * sessions share the cores): a negative one lets them take a core ahead of the machine's other
+   * load, for a latency of the supervisor's own work. Unset: as started.
+   */
+  priorityNice?: number;
 }
 
-type Kind = 'heartbeat' | 'task' | 'result' | 'act';
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 const percentile = (xs: number[], p: number) => {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))]! * 100) / 100;
 };
+const round2 = (x: { runMs: number; waitMs: number }) => ({
+  runMs: Math.round(x.runMs),
+  waitMs: Math.round(x.waitMs),
+  waitPerRun: Math.round((x.waitMs / Math.max(1, x.runMs)) * 100) / 100,
+});
+const spread = (xs: number[]) => ({
+  p50Ms: percentile(xs, 0.5),
+  p95Ms: percentile(xs, 0.95),
+  p99Ms: percentile(xs, 0.99),
+});
 
+/** utime + stime of every thread of `pid` (fields 14 and 15 of /proc/<pid>/stat), ms. */
 function cpuMs(pid: number): number {
-  // utime and stime, fields 14 and 15, in clock ticks (100 per second on Linux).
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
-/** What each message after register carries: the key it speaks with (src/protocol/speaker-proof.ts). */
-function keyOf(c: Credential): SpeakerKey {
-  return speakerKey({ secretKey: c.secretKey, serverPublic: c.serverPublic }, c.id, c.id);
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
-function keysOf(c: Credential): CurveSocketKeys {
-  return { serverPublic: c.serverPublic, clientPublic: c.publicKey, clientSecret: c.secretKey };
+/** A thread's time on a core and time runnable but waiting for one (/proc/<pid>/task/<tid>/schedstat), ms. */
+function schedMs(pid: number, tid = pid): { runMs: number; waitMs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
+      .trim()
+      .split(' ')
+      .map(Number);
+    return { runMs: (run ?? 0) / 1e6, waitMs: (wait ?? 0) / 1e6 };
+  } catch {
+    return { runMs: 0, waitMs: 0 };
+  }
+}
+
+/** Every thread of a process, summed. */
+function processSchedMs(pid: number): { runMs: number; waitMs: number } {
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {}
+  return tids
+    .map((t) => schedMs(pid, Number(t)))
+    .reduce((a, b) => ({ runMs: a.runMs + b.runMs, waitMs: a.waitMs + b.waitMs }), { runMs: 0, waitMs: 0 });
+}
+
+/** The whole machine's busy CPU (all cores), ms, from /proc/stat. */
+function machineBusyMs(): number {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  return (cpu.reduce((a, b) => a + b, 0) - idle) * 10;
+}
+
+interface ProbeLine {
+  at: number;
+  cpuUs: number;
+  lagMs: number[];
+}
+
+function probeLines(dir: string, pid: number): ProbeLine[] {
+  const file = path.join(dir, `${pid}.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ProbeLine);
+}
+
+/** Sets the nice value of the autogroup (session) `pid` is in (/proc/<pid>/autogroup). */
+function reniceAutogroup(pid: number, nice: number): void {
+  writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+}
+
+function autogroupOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
+function forkSim(): Promise<ChildProcess> {
+  // A session of its own: an autogroup that can be given a priority apart from the bench's.
+  const child = fork(path.join(here, 'supervisor-sim-workers.js'), [], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`a simulated-worker process exited with ${code}`)));
+  });
+}
+
+const send = (child: ChildProcess, m: SimCommand) => child.send(m);
+
+function nextMessage<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no '${type}' from a simulated-worker process`)),
+      timeoutMs,
+    );
+    const on = (m: { type?: string }) => {
+      if (m.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', on);
+      resolve(m as T);
+    };
+    child.on('message', on);
+  });
 }
 
 export async function supervisorBench(o: SupervisorBenchOptions) {
   const root = mkdtempSync(path.join(tmpdir(), 'tti-supbench-'));
+  const probeDir = path.join(root, 'probe');
+  mkdirSync(probeDir);
+  if (o.cpuProfileDir) mkdirSync(o.cpuProfileDir, { recursive: true });
   const runDir = new RunDir(path.join(root, 'run'));
   const envs = Array.from({ length: o.workers }, () => issueCredential(runDir.root, 'env'));
   const inference = issueCredential(runDir.root, 'inference');
@@ -75,11 +200,15 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
     'rollout_size=20000',
     'log_level=warn',
   ];
+  const nodeOptions = [
+    process.env.NODE_OPTIONS ?? '',
+    `--import=${path.join(here, 'event-loop-probe.js')}`,
+  ].join(' ');
   const started = await new Promise<number | null>((resolve) => {
     const child = spawn(
       process.execPath,
       [
-        cliEntry,
+        o.cli?.entry ?? cliEntry,
         'train',
         '--run-dir',
         runDir.root,
@@ -88,231 +217,76 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
         listen,
         ...sets.flatMap((s) => ['--set', s]),
       ],
-      { cwd: projectRoot, stdio: 'ignore' },
+      {
+        cwd: o.cli ? path.dirname(path.dirname(o.cli.entry)) : projectRoot,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          NODE_OPTIONS: nodeOptions,
+          TTI_BENCH_PROBE_DIR: probeDir,
+          ...(o.cpuProfileDir ? { TTI_BENCH_CPU_PROF: o.cpuProfileDir } : {}),
+        },
+      },
     );
     child.on('exit', resolve);
   });
   if (started !== 0) throw new Error(`the supervisor did not start (exit ${started}); see ${runDir.logs}`);
   const supervisorPid = readSupervisorInfo(runDir).pid;
   const endpoints = readSupervisorInfo(runDir).endpoints;
-  const relayFront = endpoints.relay?.front;
-  if (relayFront === undefined) throw new Error('the run has no act relay');
+  if (endpoints.relay === undefined) throw new Error('the run has no act relay');
 
-  const rejected = new RejectedFrames(() => undefined);
-  const tuning = (c: Credential): SocketTuning => ({
-    lingerMs: 0,
-    heartbeatIntervalMs: 1000,
-    heartbeatTimeoutMs: 5000,
-    curve: keysOf(c),
+  const sims = await Promise.all(Array.from({ length: o.processes }, () => forkSim()));
+  const share = (i: number): Credential[] => envs.filter((_, j) => j % o.processes === i);
+  const startedAll = sims.map((child) => nextMessage(child, 'started', 120_000));
+  sims.forEach((child, i) => {
+    const start: SimStart = {
+      type: 'start',
+      envs: share(i),
+      inference: i === 0 ? inference : null,
+      control: endpoints.control.replace('0.0.0.0', '127.0.0.1'),
+      relayFront: endpoints.relay?.front ?? '',
+      relayBack: endpoints.relay?.back ?? '',
+      steps: o.steps,
+      stepMs: o.stepMs,
+    };
+    send(child, start);
   });
-  const samples: Record<Kind, number[]> = { heartbeat: [], task: [], result: [], act: [] };
-  let measuring = false;
-  const record = (kind: Kind, startedAt: number) => {
-    if (measuring) samples[kind].push(performance.now() - startedAt);
-  };
-  let running = true;
-  const closers: (() => void)[] = [];
-
-  // The inference worker behind the relay answers at once: the bench is about the supervisor.
-  const actServer = Channel.create(
-    'act',
-    'routed-dealer',
-    Inbound.actToInference,
-    rejected,
-    tuning(inference),
-  );
-  closers.push(() => actServer.close());
-  const register = async (
-    c: Credential,
-    control: Requester<typeof Inbound.controlToWorker>,
-    role: string,
-  ) => {
-    const hostname = `sim-${c.id}`;
-    const reply = await control.request(
-      {
-        type: 'register',
-        role,
-        workerId: c.id,
-        pid: process.pid,
-        hostname,
-        credential: {
-          keyId: c.id,
-          proof: registerProof(
-            { secretKey: c.secretKey, serverPublic: c.serverPublic },
-            c.id,
-            role,
-            hostname,
-            process.pid,
-          ),
-        },
-      },
-      (m) => m.type === 'registered' || m.type === 'refused',
-      30_000,
-    );
-    if (reply?.message.type !== 'registered')
-      throw new Error(`${c.id} was not registered: ${JSON.stringify(reply?.message)}`);
-    return reply.message;
-  };
-  const heartbeat = (c: Credential, control: Requester<typeof Inbound.controlToWorker>, intervalMs: number) =>
-    (async () => {
-      while (running) {
-        const t = performance.now();
-        const ack = await control
-          .request(
-            {
-              type: 'heartbeat',
-              workerId: c.id,
-              key: keyOf(c),
-              stats: { rejectedFrames: 0, busy: true, counters: {}, labels: {} },
-            },
-            (m) => m.type === 'heartbeat_ack',
-            5000,
-          )
-          .catch(() => null);
-        if (ack !== null) record('heartbeat', t);
-        await sleep(intervalMs);
-      }
-    })();
-
-  const infControl = Channel.create(
-    'control',
-    'dealer',
-    Inbound.controlToWorker,
-    rejected,
-    tuning(inference),
-  );
-  infControl.connect(endpoints.control.replace('0.0.0.0', '127.0.0.1'));
-  const infRequester = new Requester(infControl);
-  closers.push(() => infRequester.close());
-  const welcome = await register(inference, infRequester, 'inference');
-  actServer.connect(endpoints.relay?.back ?? '');
-  void actServer.serve(({ message, peer }) => {
-    if (peer === null) return;
-    void actServer
-      .sendTo(peer, {
-        type: 'act_reply',
-        episodeId: message.episodeId,
-        step: message.step,
-        reply: 'Action: stop [x]',
-        policyVersion: 0,
-      })
-      .catch(() => undefined);
-  });
-  const loops: Promise<void>[] = [heartbeat(inference, infRequester, welcome.heartbeatIntervalMs)];
-
-  const observation = typicalObservation();
-  const envLoop = async (c: Credential) => {
-    const control = Channel.create('control', 'dealer', Inbound.controlToWorker, rejected, tuning(c));
-    control.connect(endpoints.control);
-    const controlRequester = new Requester(control);
-    const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, rejected, tuning(c));
-    const tasks = new Requester(taskChannel);
-    const actChannel = Channel.create('act', 'dealer', Inbound.actToEnv, rejected, tuning(c));
-    closers.push(() => {
-      controlRequester.close();
-      tasks.close();
-      act.close();
-    });
-    const act = new Requester(actChannel);
-    const w = await register(c, controlRequester, 'env');
-    taskChannel.connect(w.endpoints.tasks);
-    actChannel.connect(relayFront);
-    loops.push(heartbeat(c, controlRequester, w.heartbeatIntervalMs));
-    let requestId = 0;
-    while (running) {
-      requestId += 1;
-      let t = performance.now();
-      const got = await tasks
-        .request(
-          { type: 'task_request', workerId: c.id, key: keyOf(c), requestId },
-          (m) => m.requestId === requestId,
-          10_000,
-        )
-        .catch(() => null);
-      if (got === null || got.message.type !== 'task_assignment') {
-        await sleep(200);
-        continue;
-      }
-      record('task', t);
-      const assignment = got.message;
-      for (let step = 0; step < o.steps && running; step++) {
-        await sleep(o.stepMs);
-        const request: ActRequestMessage = {
-          type: 'act_request',
-          policy: 'tfjs',
-          workerId: c.id,
-          key: keyOf(c),
-          episodeId: assignment.episodeId,
-          step,
-          horizon: assignment.horizon,
-          intent: 'Find the cheapest espresso machine',
-          observation,
-          history: [],
-          trail: [],
-          greedy: false,
-          temperature: 1,
-          seed: step,
-        };
-        t = performance.now();
-        const reply = await act
-          .request(request, (m) => m.episodeId === assignment.episodeId && m.step === step, 10_000)
-          .catch(() => null);
-        if (reply !== null) record('act', t);
-      }
-      t = performance.now();
-      const ack = await tasks
-        .request(
-          {
-            type: 'episode_result',
-            workerId: c.id,
-            key: keyOf(c),
-            requestId,
-            episodeId: assignment.episodeId,
-            taskFile: assignment.taskFile,
-            taskId: assignment.taskId,
-            split: assignment.split,
-            iteration: assignment.iteration,
-            reward: 0,
-            steps: o.steps,
-            answer: null,
-            endReason: 'horizon',
-            kept: false,
-            policyVersions: [0],
-            durationMs: o.steps * o.stepMs,
-          },
-          (m) => m.type === 'result_ack' && m.episodeId === assignment.episodeId,
-          10_000,
-        )
-        .catch(() => null);
-      if (ack !== null) record('result', t);
-    }
-  };
-  // Join in waves, as machines coming up would; each registration is a CURVE handshake and a proof.
-  for (let i = 0; i < envs.length; i += 16) {
-    for (const c of envs.slice(i, i + 16))
-      loops.push(
-        envLoop(c).catch((error: Error) => {
-          if (running) throw error;
-        }),
-      );
-    await sleep(100);
-  }
+  await Promise.all(startedAll);
+  if (o.priorityNice !== undefined)
+    for (const pid of [supervisorPid, ...sims.map((c) => c.pid ?? 0)]) reniceAutogroup(pid, o.priorityNice);
+  const autogroups = [supervisorPid, ...sims.map((c) => c.pid ?? 0)].map(autogroupOf);
   await sleep(o.warmupMs);
+
+  if (o.cpuProfileDir) process.kill(supervisorPid, 'SIGUSR2');
   const load0 = loadavg();
+  const kids = childrenOf(supervisorPid);
   const cpu0 = cpuMs(supervisorPid);
+  const kidsCpu0 = kids.reduce((a, p) => a + cpuMs(p), 0);
+  const machine0 = machineBusyMs();
+  const main0 = schedMs(supervisorPid);
+  const threads0 = processSchedMs(supervisorPid);
+  const simSched0 = sims.map((c) => schedMs(c.pid ?? 0));
+  const at0 = Date.now();
   const wall0 = performance.now();
-  measuring = true;
+  for (const child of sims) send(child, { type: 'measure' });
   await sleep(o.windowMs);
-  measuring = false;
+  const reports = sims.map((child) => nextMessage<SimReport>(child, 'report', 30_000));
+  for (const child of sims) send(child, { type: 'report' });
   const wallMs = performance.now() - wall0;
+  const at1 = Date.now();
   const supervisorCpuMs = cpuMs(supervisorPid) - cpu0;
+  const kidsCpuMs = kids.reduce((a, p) => a + cpuMs(p), 0) - kidsCpu0;
+  const machineMs = machineBusyMs() - machine0;
+  const main1 = schedMs(supervisorPid);
+  const threads1 = processSchedMs(supervisorPid);
+  const simSched1 = sims.map((c) => schedMs(c.pid ?? 0));
   const load1 = loadavg();
-  running = false;
+  const got = await Promise.all(reports);
+
+  for (const child of sims) send(child, { type: 'stop' });
   process.kill(supervisorPid, 'SIGTERM');
-  await sleep(2000);
-  for (const close of closers) close();
-  await Promise.race([Promise.allSettled(loops), sleep(5000)]);
-  for (let i = 0; i < 100; i++) {
+  await Promise.race([Promise.all(sims.map((c) => new Promise((r) => c.once('exit', r)))), sleep(8000)]);
+  for (let i = 0; i < 150; i++) {
     try {
       process.kill(supervisorPid, 0);
       await sleep(100);
@@ -320,44 +294,86 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
       break;
     }
   }
+  // The supervisor's probe lines inside the window (each covers the second before it).
+  const probe = probeLines(probeDir, supervisorPid).filter((l) => l.at > at0 + 500 && l.at <= at1 + 500);
+  const supervisorLag = probe.flatMap((l) => l.lagMs);
   rmSync(root, { recursive: true, force: true });
 
+  const samples: Record<Kind, number[]> = { heartbeat: [], task: [], result: [], act: [] };
+  for (const r of got) for (const k of Object.keys(samples) as Kind[]) samples[k].push(...r.samples[k]);
+  const workersCpuMs = got.reduce((a, r) => a + r.cpuUs / 1000, 0);
+  const workersLag = got.flatMap((r) => r.lagMs);
   const seconds = wallMs / 1000;
   const summary = (kind: Kind) => ({
     count: samples[kind].length,
     perS: Math.round((samples[kind].length / seconds) * 10) / 10,
-    p50Ms: percentile(samples[kind], 0.5),
-    p95Ms: percentile(samples[kind], 0.95),
-    p99Ms: percentile(samples[kind], 0.99),
+    ...spread(samples[kind]),
   });
   const control = [...samples.heartbeat, ...samples.task, ...samples.result];
-  const controlPerS = control.length / seconds;
+  const messages = control.length + samples.act.length;
+  const pct = (ms: number) => Math.round((ms / wallMs) * 1000) / 10;
   return {
+    build: o.cli?.label ?? 'this branch',
     workers: o.workers,
+    simProcesses: o.processes,
+    /** the autogroups (sessions) of the supervisor, then of the simulated-worker processes, with their nice */
+    autogroups,
     stepsPerEpisode: o.steps,
     stepMs: o.stepMs,
     windowS: Math.round(seconds * 10) / 10,
-    heartbeatIntervalMs: welcome.heartbeatIntervalMs,
-    observationBytes: JSON.stringify(observation).length,
-    control: {
-      perS: Math.round(controlPerS * 10) / 10,
-      p50Ms: percentile(control, 0.5),
-      p95Ms: percentile(control, 0.95),
-      p99Ms: percentile(control, 0.99),
-    },
+    heartbeatIntervalMs: got[0]?.heartbeatIntervalMs ?? null,
+    registered: got.reduce((a, r) => a + r.registered, 0),
+    observationBytes: JSON.stringify(typicalObservation()).length,
+    control: { perS: Math.round((control.length / seconds) * 10) / 10, ...spread(control) },
     byKind: {
       heartbeat: summary('heartbeat'),
       task: summary('task'),
       result: summary('result'),
       actViaRelay: summary('act'),
     },
-    supervisor: {
-      cpuMs: supervisorCpuMs,
-      /** of one core */
-      cpuPercent: Math.round((supervisorCpuMs / wallMs) * 1000) / 10,
-      cpuUsPerMessage: Math.round(
-        (supervisorCpuMs * 1000) / Math.max(1, control.length + samples.act.length),
+    /** CPU time over the window, ms, and as % of one core */
+    cpu: {
+      supervisorMs: supervisorCpuMs,
+      supervisorPercentOfCore: pct(supervisorCpuMs),
+      supervisorUsPerMessage: Math.round((supervisorCpuMs * 1000) / Math.max(1, messages)),
+      supervisorChildrenMs: kidsCpuMs,
+      simulatedWorkersMs: Math.round(workersCpuMs),
+      simulatedWorkersPercentOfCore: pct(workersCpuMs),
+      simulatedWorkersUsPerMessage: Math.round((workersCpuMs * 1000) / Math.max(1, messages)),
+      machineBusyMs: machineMs,
+      /** the supervisor's share of all the CPU the machine spent in the window (other agents included) */
+      supervisorShareOfMachine: Math.round((supervisorCpuMs / Math.max(1, machineMs)) * 1000) / 1000,
+    },
+    /**
+     * Time on a core against time runnable but waiting for one, over the window (schedstat): the
+     * supervisor's main thread (its event loop), all its threads (ZeroMQ's I/O threads too), and
+     * the simulated workers' main threads. Waiting far longer than running: the latency is the
+     * machine's load, not the supervisor's work.
+     */
+    schedule: {
+      supervisorMainThread: round2({ runMs: main1.runMs - main0.runMs, waitMs: main1.waitMs - main0.waitMs }),
+      supervisorAllThreads: round2({
+        runMs: threads1.runMs - threads0.runMs,
+        waitMs: threads1.waitMs - threads0.waitMs,
+      }),
+      simulatedWorkersMainThreads: round2(
+        simSched1.reduce(
+          (a, b, i) => ({
+            runMs: a.runMs + b.runMs - (simSched0[i]?.runMs ?? 0),
+            waitMs: a.waitMs + b.waitMs - (simSched0[i]?.waitMs ?? 0),
+          }),
+          { runMs: 0, waitMs: 0 },
+        ),
       ),
+    },
+    /** how late a 20 ms timer fired: the wait a message had before its process could run it */
+    eventLoopLag: {
+      supervisor: {
+        samples: supervisorLag.length,
+        ...spread(supervisorLag),
+        maxMs: Math.max(0, ...supervisorLag),
+      },
+      simulatedWorkers: { samples: workersLag.length, ...spread(workersLag) },
     },
     loadAverage: { before: load0, after: load1 },
   };
@@ -368,10 +384,14 @@ export type SupervisorBenchResult = Awaited<ReturnType<typeof supervisorBench>>;
 export function describeSupervisorBench(r: SupervisorBenchResult): string {
   const k = r.byKind;
   return (
-    `supervisor (${r.workers} simulated env workers + 1 inference, CURVE on loopback, ${r.windowS} s): ` +
+    `supervisor [${r.build}] (${r.workers} simulated env workers + 1 inference in ${r.simProcesses} processes, CURVE on loopback, ` +
+    `${r.windowS} s, autogroup ${r.autogroups[0]}): ` +
     `control ${r.control.perS}/s p50 ${r.control.p50Ms} ms p95 ${r.control.p95Ms} ms; ` +
     `act via relay ${k.actViaRelay.perS}/s p95 ${k.actViaRelay.p95Ms} ms; ` +
-    `supervisor CPU ${r.supervisor.cpuPercent}% of a core (${r.supervisor.cpuUsPerMessage} µs/message); ` +
+    `supervisor CPU ${r.cpu.supervisorPercentOfCore}% of a core (${r.cpu.supervisorUsPerMessage} µs/message), ` +
+    `simulated workers ${r.cpu.simulatedWorkersPercentOfCore}% (${r.cpu.simulatedWorkersUsPerMessage} µs/message); ` +
+    `supervisor main thread ran ${r.schedule.supervisorMainThread.runMs} ms, waited for a core ${r.schedule.supervisorMainThread.waitMs} ms; ` +
+    `event-loop lag p95 supervisor ${r.eventLoopLag.supervisor.p95Ms} ms, workers ${r.eventLoopLag.simulatedWorkers.p95Ms} ms; ` +
     `load ${r.loadAverage.before.map((x) => x.toFixed(1)).join(' ')}\n`
   );
 }

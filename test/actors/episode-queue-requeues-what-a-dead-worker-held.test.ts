@@ -83,3 +83,21 @@ test('an episode given back by a worker whose host is down goes to the next work
   assert.equal((await done).length, 1);
   assert.equal(queue.requeued, 1);
 });
+
+test('a result for an episode requeued while its worker still ran it counts once and leaves the queue', async () => {
+  const queue = new EpisodeQueue();
+  const done = queue.run([spec(1), spec(2), spec(3)]);
+  const held = queue.next('env-0')!;
+  // The worker looked wedged: its episode went back, but no one took it before it reported.
+  assert.equal(queue.requeueOlderThan(-1), 1);
+  assert.equal(queue.complete(result(held.episodeId)), true);
+  assert.equal(queue.complete(result(held.episodeId)), false, 'not counted twice');
+  const rest = [queue.next('env-1')!, queue.next('env-1')!];
+  assert.notEqual(rest[0]?.episodeId, held.episodeId);
+  assert.equal(queue.next('env-1'), null, 'the reported episode is no longer handed out');
+  for (const r of rest) queue.complete(result(r.episodeId));
+  assert.deepEqual(
+    (await done).map((r) => r.episodeId),
+    [spec(1), spec(2), spec(3)].map((s) => s.episodeId),
+  );
+});

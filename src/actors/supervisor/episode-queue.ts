@@ -101,9 +101,13 @@ export class EpisodeQueue {
   complete(result: EpisodeResultMessage): boolean {
     const phase = this.phaseOf(result.episodeId);
     if (phase === undefined || phase.results.has(result.episodeId)) return false;
+    const running = phase.running.get(result.episodeId);
+    // An episode is running or waiting, never both: only a result for one not running (requeued
+    // while its worker still ran it) scans the waiting list, not every result of a large phase.
+    const waitingAt =
+      running === undefined ? phase.waiting.findIndex((s) => s.episodeId === result.episodeId) : -1;
     phase.running.delete(result.episodeId);
     // A result for an episode that was requeued (its worker looked dead but was not) still counts.
-    const waitingAt = phase.waiting.findIndex((s) => s.episodeId === result.episodeId);
     if (waitingAt !== -1) phase.waiting.splice(waitingAt, 1);
     phase.results.set(result.episodeId, result);
     this.onResult(result);
