@@ -1,7 +1,13 @@
 // The live console view of a run (foreground `train` and `attach`): the run's state and progress,
 // one line per worker, the rates, and the latest events.
 import cliProgress from 'cli-progress';
-import type { RunEvent, StatusSnapshot } from '../protocol/index.js';
+import {
+  describeSplit,
+  isTimingCounter,
+  type RunEvent,
+  type StatusSnapshot,
+  timeSplitOf,
+} from '../protocol/index.js';
 
 const BAR = {
   barsize: 24,
@@ -96,6 +102,11 @@ export function renderRun(
         `${sum('stopProbesGuessable')} counts left to the policy`,
     );
   }
+  // Where each env worker's time went: its busy share (env utilization) and the episode's parts.
+  for (const w of envs) {
+    const split = timeSplitOf(w.counters);
+    if (split !== null) lines.push(`time      ${w.id}: ${describeSplit(split)}`);
+  }
   // A run that listens: who joined from other machines, and the connections refused at the gate.
   const remote = snapshot.remote;
   if (remote !== undefined) {
@@ -132,7 +143,7 @@ export function renderRun(
     }
     const before = options.previous?.workers.find((p) => p.id === w.id);
     const rates = Object.entries(w.counters)
-      .filter(([key]) => key !== 'policyVersion' && key !== 'weightBytes')
+      .filter(([key]) => key !== 'policyVersion' && key !== 'weightBytes' && !isTimingCounter(key))
       .map(([key, value]) => {
         const delta = before && dt > 0 ? (value - (before.counters[key] ?? 0)) / dt : 0;
         return `${key} ${value}${delta > 0 ? ` (${delta.toFixed(1)}/s)` : ''}`;

@@ -23,7 +23,7 @@ import type { EpisodeOutcome, EpisodeSpec } from './episode.js';
 import { summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
 import type { Learner } from './learner.js';
 import type { LoopState, Phase } from './loop-state.js';
-import { type MetricsRow, tokenTotals } from './metrics-row.js';
+import { episodeTime, type MetricsRow, tokenTotals } from './metrics-row.js';
 import { summarizeSearches } from './search-summary.js';
 
 export interface LoopDeps {
@@ -197,6 +197,8 @@ export async function runTtiLoop(deps: LoopDeps, initial: LoopState): Promise<'c
     };
     const tokens = tokenTotals([...collected, ...evaluatedResults]);
     if (tokens !== undefined) row.tokens = tokens;
+    const time = episodeTime([...collected, ...evaluatedResults], wallMs);
+    if (time !== undefined) row.time = time;
     deps.appendMetrics(row);
     state.iteration = iteration;
     state.randomState = random.state;

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EpisodeRunner } from '../../episode/index.js';
 import {
   Channel,
+  countTiming,
   type EpisodeResultMessage,
   Inbound,
   Requester,
@@ -171,6 +172,7 @@ export const envRole: RoleMain = async (ctx) => {
 
   let requestId = 0;
   await health.check();
+  let waitingSince = Date.now(); // waiting for a task: from an episode's end to the next task
   const loop = (async () => {
     while (running) {
       // A worker whose host is down takes no tasks: they go to the others until it answers again.
@@ -198,9 +200,13 @@ export const envRole: RoleMain = async (ctx) => {
       // someone else only once it is long overdue: it is tried again here first, under its own id.
       for (let attempt = 1; attempt <= EPISODE_ATTEMPTS && running; attempt++) {
         try {
-          await reportResult(await runner.run(assignment, id));
+          const result = await runner.run(assignment, id, attempt === 1 ? Date.now() - waitingSince : 0);
+          waitingSince = Date.now();
+          if (result.timing) countTiming(ctx.counters, result.timing);
+          await reportResult(result);
           break;
         } catch (error) {
+          waitingSince = Date.now(); // a failed episode's time is no task wait
           ctx.counters.errors = (ctx.counters.errors ?? 0) + 1;
           const why = (error as Error).message;
           if (!(await health.check())) {
