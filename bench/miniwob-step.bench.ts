@@ -45,6 +45,8 @@ export interface MiniwobStepBenchOptions {
   seeds?: number;
   horizon?: number;
   tasks?: string[];
+  /** episodes in the env's kept context (env.reuse_context, the pages confined to their origin) */
+  reuse?: boolean;
 }
 
 interface Side {
@@ -76,7 +78,7 @@ const side = (episodes: number, steps: number, ms: number): Side => ({
 });
 
 export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
-  const seeds = options.seeds ?? 2;
+  const seeds = options.seeds ?? 1;
   const horizon = options.horizon ?? 10;
   const names = options.tasks ?? MINIWOB_BENCH_TASKS;
   const dir = path.join(projectRoot, '..', 'shared', 'data', 'miniwob', 'html');
@@ -100,7 +102,7 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     actionFormat: config.env.action_format,
     actionTimeoutMs: config.env.action_timeout_ms,
     typing: config.env.typing,
-    reuseContext: config.env.reuse_context,
+    reuseContext: options.reuse ?? config.env.reuse_context,
     episodeTimeoutMs: config.env.episode_timeout_ms,
     allowedOrigins: host.origins,
   });
@@ -121,7 +123,11 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     viewport: b.viewport ?? MINIWOB_VIEWPORT,
     offers: b.offers ?? { stop: true },
     actTimeoutMs: 10_000,
-    task: () => host.task(current),
+    // options.reuse: the env's kept context (env.reuse_context) for the suite's pages, confined to its origin
+    task: () => {
+      const t = host.task(current);
+      return options.reuse ? { ...t, task: { ...t.task, confined: true } } : t;
+    },
     beforeReset: async () => host.beforeEpisode?.(),
     afterReset: () => undefined,
     store: async () => true,
@@ -142,6 +148,7 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
   };
   const runner = new EpisodeRunner(worker, strategiesFor(config));
   const timing: Record<string, number> = {};
+  const errors: string[] = [];
   const runTti = async (count: boolean) => {
     let steps = 0;
     const began = performance.now();
@@ -163,7 +170,11 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
         seed: i,
         toReplay: false,
       };
-      const result = await runner.run(assignment, i);
+      const result = await runner.run(assignment, i).catch((e: Error) => {
+        errors.push(`${ref.id}: ${e.message}`);
+        return null;
+      });
+      if (result === null) continue;
       steps += result.steps;
       if (count && result.timing)
         for (const [k, v] of Object.entries(result.timing as EpisodeTiming)) timing[k] = (timing[k] ?? 0) + v;
@@ -222,6 +233,8 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     horizon,
     tti,
     bare,
+    reuseContext: options.reuse ?? config.env.reuse_context,
+    errors,
     ratioPerStep: bare.sPerStep > 0 ? tti.sPerStep / bare.sPerStep : 0,
     ratioPerEpisode: bare.sPerEpisode > 0 ? tti.sPerEpisode / bare.sPerEpisode : 0,
     /** tti's ms a step by part (the episode results' timing, summed, over its steps) */
