@@ -12,6 +12,7 @@ import { BrowserEnv, CHROMIUM_ARGS, findChromium } from '../src/envs/index.js';
 import { EpisodeRunner, type EpisodeWorker } from '../src/episode/index.js';
 import type { EpisodeTiming, TaskAssignmentMessage } from '../src/protocol/index.js';
 import { strategiesFor } from '../src/strategies/index.js';
+import { suiteWorkerContext } from '../src/suites/index.js';
 import {
   MINIWOB_VIEWPORT,
   miniwobSuite,
@@ -19,7 +20,6 @@ import {
   readMiniwobResult,
   startMiniwobEpisode,
 } from '../src/suites/miniwob/index.js';
-import { suiteWorkerContext } from '../src/suites/index.js';
 import { projectRoot } from '../src/util/paths.js';
 
 /** 15 common MiniWoB++ tasks of the shipped pages (clicks, forms, typing, menus, an inbox). */
