@@ -204,4 +204,18 @@ if (selected('chat')) {
   const byLoop = { ...(before.byLoop ?? {}), [loop]: { machine, ...r } };
   writeFileSync(file, `${JSON.stringify({ byLoop }, null, 2)}\n`);
 }
+if (selected('miniwob-step')) {
+  const { miniwobStepBench } = await import('./miniwob-step.bench.js');
+  const m = await miniwobStepBench();
+  writeFileSync(
+    path.join(resultsDir, 'miniwob-step.json'),
+    `${JSON.stringify({ machine, ...m }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `miniwob step (${m.tasks.length} tasks × ${m.seeds} seeds, horizon ${m.horizon}): tti ${(m.tti.sPerStep * 1000).toFixed(0)} ms/step ` +
+      `${m.tti.sPerEpisode.toFixed(2)} s/episode, bare ${(m.bare.sPerStep * 1000).toFixed(0)} ms/step ` +
+      `${m.bare.sPerEpisode.toFixed(2)} s/episode: ${m.ratioPerStep.toFixed(2)}× a step, ${m.ratioPerEpisode.toFixed(2)}× an episode; ` +
+      `tti ms/step by part ${JSON.stringify(m.ttiMsPerStepByPart)}\n`,
+  );
+}
 process.exit(0);

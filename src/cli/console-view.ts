@@ -4,7 +4,13 @@
 // own name with the labels it declares, and one line per worker. Raw counter names stay in
 // `status --json`; none is printed here.
 import cliProgress from 'cli-progress';
-import type { RunEvent, StatusSnapshot, WorkerSnapshot } from '../protocol/index.js';
+import {
+  describeSplit,
+  type RunEvent,
+  type StatusSnapshot,
+  timeSplitOf,
+  type WorkerSnapshot,
+} from '../protocol/index.js';
 import type { LastResults } from './last-results.js';
 import type { StrategyBlock } from './view-strategies.js';
 
@@ -180,6 +186,11 @@ export function renderRun(
       `resets    ${resets} site resets, ${(ms / 1000).toFixed(1)} s in all (${resets > 0 ? Math.round(ms / resets) : 0} ms each)` +
         `   ${total(resetting, 'resetFailures')} failed`,
     );
+  }
+  // Where each env worker's time went: its busy share (env utilization) and the episode's parts.
+  for (const w of envs) {
+    const split = timeSplitOf(w.counters);
+    if (split !== null) lines.push(`time      ${w.id}: ${describeSplit(split)}`);
   }
   // A run that listens: who joined from other machines, and the connections refused at the gate.
   const remote = snapshot.remote;

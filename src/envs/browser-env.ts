@@ -184,6 +184,11 @@ export class BrowserEnv {
   private kept: { context: BrowserContext; page: Page } | null = null;
   /** Episodes started in a new browser context, and in a kept one (config.reuseContext). */
   readonly contexts = { created: 0, reused: 0 };
+  /**
+   * Where this env's time went, ms, summed over its life (a caller reads the difference over an
+   * episode): starting episodes, observing pages, executing actions, scoring and closing episodes.
+   */
+  readonly spent = { startMs: 0, observeMs: 0, executeMs: 0, scoreMs: 0 };
   /** Where the kept context's request filter reports a blocked request: the running episode. */
   private blockedSink: (url: string) => void = () => {};
 
@@ -207,6 +212,22 @@ export class BrowserEnv {
 
   /** Starts an episode on the task: new context, start URLs (one tab each), first observation. */
   async reset(task: Task, opts: ResetOptions = {}): Promise<Observation> {
+    return this.timed('startMs', () => this.start(task, opts));
+  }
+
+  /** Runs `work`, charging its time to `part` less what it charged to observing and scoring. */
+  private async timed<T>(part: 'startMs' | 'executeMs', work: () => Promise<T>): Promise<T> {
+    const began = performance.now();
+    const { observeMs, scoreMs } = this.spent;
+    try {
+      return await work();
+    } finally {
+      const inner = this.spent.observeMs - observeMs + (this.spent.scoreMs - scoreMs);
+      this.spent[part] += performance.now() - began - inner;
+    }
+  }
+
+  private async start(task: Task, opts: ResetOptions): Promise<Observation> {
     if (this.episode) await this.abandon();
     if (!this.browser.isConnected()) {
       // Chromium died under us: start another so the worker goes on (a kept context died with it).
@@ -386,6 +407,15 @@ export class BrowserEnv {
    * often on a busy machine), gets the page time to load, then another look (as WebArena retries).
    */
   private async observeNow(session: EpisodeSession, options: ObservationOptions) {
+    const began = performance.now();
+    try {
+      return await this.observeAgain(session, options);
+    } finally {
+      this.spent.observeMs += performance.now() - began;
+    }
+  }
+
+  private async observeAgain(session: EpisodeSession, options: ObservationOptions) {
     for (let attempt = 0; ; attempt++) {
       let seen: Awaited<ReturnType<typeof observe>> | null = null;
       try {
@@ -405,6 +435,10 @@ export class BrowserEnv {
 
   /** Takes the model's reply (or an already parsed action) and advances the episode one step. */
   async step(replyOrAction: string | Action, info: StepInfo = {}): Promise<StepResult> {
+    return this.timed('executeMs', () => this.advance(replyOrAction, info));
+  }
+
+  private async advance(replyOrAction: string | Action, info: StepInfo): Promise<StepResult> {
     const ep = this.episode;
     if (!ep) throw new Error('step() before reset(): start an episode with reset(task) first');
     const reply = typeof replyOrAction === 'string' ? replyOrAction : null;
@@ -575,6 +609,21 @@ export class BrowserEnv {
   }
 
   private async finish(
+    action: Action,
+    endReason: EndReason,
+    error: string | null,
+    score: boolean,
+    earlyAnswer?: string,
+  ): Promise<StepResult> {
+    const began = performance.now();
+    try {
+      return await this.scoreAndClose(action, endReason, error, score, earlyAnswer);
+    } finally {
+      this.spent.scoreMs += performance.now() - began;
+    }
+  }
+
+  private async scoreAndClose(
     action: Action,
     endReason: EndReason,
     error: string | null,

@@ -5,7 +5,12 @@
 
 import type { Config } from '../config/index.js';
 import type { Action, BrowserEnv, Observation, ResetOptions, Task } from '../envs/index.js';
-import type { EpisodeResultMessage, TaskAssignmentMessage, TrajectoryMessage } from '../protocol/index.js';
+import type {
+  EpisodeResultMessage,
+  EpisodeTiming,
+  TaskAssignmentMessage,
+  TrajectoryMessage,
+} from '../protocol/index.js';
 import { type Decision, rolloutSteps, type Taken } from '../search/index.js';
 import { Acting, type ActingWorker, type DecideOptions, type EpisodeContext } from './acting.js';
 import { policyInputOf } from './policy-input.js';
@@ -61,15 +66,26 @@ export class EpisodeRunner {
     return this.worker.recording && (screenshot === true || (screenshot === 'eval' && assignment.greedy));
   }
 
-  /** Runs one episode; returns its result for the supervisor (the trajectory is stored by then). */
-  async run(assignment: TaskAssignmentMessage, requestId: number): Promise<EpisodeResultMessage> {
+  /**
+   * Runs one episode; returns its result for the supervisor (the trajectory is stored by then).
+   * `taskWaitMs`: how long the worker waited for this task, the first part of its timing.
+   */
+  async run(
+    assignment: TaskAssignmentMessage,
+    requestId: number,
+    taskWaitMs = 0,
+  ): Promise<EpisodeResultMessage> {
     const { worker, acting } = this;
     const { env } = worker;
     const { task, label } = worker.task(assignment);
-    const started = Date.now();
+    const started = performance.now();
+    const envBefore = { ...env.spent };
+    const own = { hostMs: 0, policyMs: 0 };
     worker.log.debug(`episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): started`);
     const start = async (episodeId: string): Promise<Observation> => {
+      const t = performance.now();
       await worker.beforeReset();
+      own.hostMs += performance.now() - t;
       const first = await env.reset(task, {
         horizon: assignment.horizon,
         minTry: assignment.minTry,
@@ -97,6 +113,22 @@ export class EpisodeRunner {
     };
     const taking = this.strategies.filter((s) => s.takesPart(assignment));
     const before = taking.filter((s) => s.before !== undefined);
+    const decide = async (
+      page: Observation,
+      taken: readonly Taken[],
+      o: DecideOptions,
+    ): Promise<Decision> => {
+      let failed: Set<string> | undefined;
+      for (const s of before) {
+        const preempt = await s.before!(episode, page, taken);
+        if (preempt?.decision) return preempt.decision;
+        if (preempt) failed = new Set([...(failed ?? []), ...preempt.failed]);
+      }
+      return acting.decide(assignment, context, page, taken, {
+        ...o,
+        ...(failed ? { failedAnswers: failed } : {}),
+      });
+    };
     const episode: Episode = {
       assignment,
       config: worker.config,
@@ -112,16 +144,12 @@ export class EpisodeRunner {
         return result;
       },
       act: async (page, taken, o: DecideOptions = {}): Promise<Decision> => {
-        let failed: Set<string> | undefined;
-        for (const s of before) {
-          const preempt = await s.before!(episode, page, taken);
-          if (preempt?.decision) return preempt.decision;
-          if (preempt) failed = new Set([...(failed ?? []), ...preempt.failed]);
+        const t = performance.now();
+        try {
+          return await decide(page, taken, o);
+        } finally {
+          own.policyMs += performance.now() - t;
         }
-        return acting.decide(assignment, context, page, taken, {
-          ...o,
-          ...(failed ? { failedAnswers: failed } : {}),
-        });
       },
       policyInput: (page, taken) =>
         policyInputOf(acting.requestOf(assignment, context, page, taken, 0).request),
@@ -146,6 +174,7 @@ export class EpisodeRunner {
     const searched = outcome.search
       ? `; searched ${outcome.search.rollouts} rollouts, ${outcome.search.cells} pages, ${outcome.envSteps} env steps`
       : '';
+    const durationMs = Math.round(performance.now() - started);
     worker.log.info(
       `episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): ${endReason} after ` +
         `${record?.steps.length ?? 0} steps, reward ${reward}${kept ? ', kept' : ''}` +
@@ -171,7 +200,8 @@ export class EpisodeRunner {
       endReason,
       kept,
       policyVersions: [...new Set(taken.map((t) => t.policyVersion))],
-      durationMs: Date.now() - started,
+      durationMs,
+      timing: timingOf(durationMs, taskWaitMs, own, envBefore, env.spent),
       ...(worker.chatPolicy ? { usage } : {}),
       ...(outcome.search ? { search: outcome.search } : {}),
     };
@@ -217,6 +247,41 @@ export class EpisodeRunner {
       }),
     };
   }
+}
+
+/** The episode's timing: the env's parts over the episode, the host's reset, the policy's wait, the rest. */
+function timingOf(
+  durationMs: number,
+  taskWaitMs: number,
+  own: { hostMs: number; policyMs: number },
+  before: BrowserEnv['spent'],
+  after: BrowserEnv['spent'],
+): EpisodeTiming {
+  const parts = {
+    startMs: own.hostMs + after.startMs - before.startMs,
+    observeMs: after.observeMs - before.observeMs,
+    policyMs: own.policyMs,
+    executeMs: after.executeMs - before.executeMs,
+    scoreMs: after.scoreMs - before.scoreMs,
+  };
+  const measured = Object.values(parts).reduce((a, b) => a + b, 0);
+  const tenth = (ms: number) => Math.round(Math.max(0, ms) * 10) / 10;
+  const [startMs, observeMs, policyMs, executeMs, scoreMs] = Object.values(parts).map(tenth) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return {
+    taskWaitMs: tenth(taskWaitMs),
+    startMs,
+    observeMs,
+    policyMs,
+    executeMs,
+    scoreMs,
+    otherMs: tenth(durationMs - measured),
+  };
 }
 
 /** The plain episode: the policy acts on each page until the env ends the episode. */

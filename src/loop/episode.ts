@@ -37,4 +37,8 @@ export interface EpisodeOutcome {
   usage?: { promptTokens: number; completionTokens: number } | undefined;
   /** a search's work (collect.search); `steps` then counts all its env steps */
   search?: { rollouts: number; backSteps?: number | undefined } | undefined;
+  /** the env worker that ran it, how long it ran, and where that time went (ms) */
+  workerId?: string | undefined;
+  durationMs?: number | undefined;
+  timing?: Readonly<Record<string, number>> | undefined;
 }

@@ -9,7 +9,7 @@ import type { EpisodeOutcome, EpisodeSpec } from './episode.js';
 import { summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.js';
 import type { Learner, LearnerReport } from './learner.js';
 import type { LoopState } from './loop-state.js';
-import { type MetricsRow, tokenTotals } from './metrics-row.js';
+import { episodeTime, type MetricsRow, tokenTotals } from './metrics-row.js';
 import { summarizeSearches } from './search-summary.js';
 
 export const STOPPED = Symbol('stopped');
@@ -178,6 +178,8 @@ export function metricsRow(config: Config, state: LoopState, p: RowParts): Metri
   };
   const tokens = tokenTotals([...collected.outcomes, ...p.evaluated]);
   if (tokens !== undefined) row.tokens = tokens;
+  const time = episodeTime([...collected.outcomes, ...p.evaluated], p.wallMs);
+  if (time !== undefined) row.time = time;
   return row;
 }
 

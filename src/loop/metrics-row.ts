@@ -40,6 +40,49 @@ export interface MetricsRow {
   lag?: LagSummary;
   /** a chat policy's tokens this iteration (collection and eval episodes); absent for tfjs */
   tokens?: { prompt: number; completion: number; episodes: number; perEpisode: number };
+  /** where the iteration's episodes spent their time; absent when no episode measured it */
+  time?: EpisodeTime;
+}
+
+/**
+ * The iteration's episode time: each part's share of the episodes' summed wall time (waiting for a
+ * task included), and each env worker's busy share of the iteration's wall time (env utilization).
+ */
+export interface EpisodeTime {
+  episodes: number;
+  /** `start`, `observe`, `policy`, … (the episode result's `timing` parts), shares summing to 1 */
+  shares: Record<string, number>;
+  /** ms a step, by part (within an episode: waiting for a task left out) */
+  perStepMs: Record<string, number>;
+  utilization: Record<string, number>;
+}
+
+export function episodeTime(results: readonly EpisodeOutcome[], wallMs: number): EpisodeTime | undefined {
+  const timed = results.filter((r) => r.timing !== undefined);
+  if (timed.length === 0) return undefined;
+  const sums: Record<string, number> = {};
+  for (const r of timed)
+    for (const [key, ms] of Object.entries(r.timing ?? {})) {
+      const part = key.replace(/Ms$/, '');
+      sums[part] = (sums[part] ?? 0) + ms;
+    }
+  const total = Object.values(sums).reduce((a, b) => a + b, 0);
+  const steps = timed.reduce((n, r) => n + r.steps, 0);
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const busy: Record<string, number> = {};
+  for (const r of timed) busy[r.workerId ?? '?'] = (busy[r.workerId ?? '?'] ?? 0) + (r.durationMs ?? 0);
+  return {
+    episodes: timed.length,
+    shares: Object.fromEntries(Object.entries(sums).map(([p, ms]) => [p, round(total > 0 ? ms / total : 0)])),
+    perStepMs: Object.fromEntries(
+      Object.entries(sums)
+        .filter(([p]) => p !== 'taskWait')
+        .map(([p, ms]) => [p, Math.round(steps > 0 ? ms / steps : 0)]),
+    ),
+    utilization: Object.fromEntries(
+      Object.entries(busy).map(([w, ms]) => [w, round(wallMs > 0 ? Math.min(1, ms / wallMs) : 0)]),
+    ),
+  };
 }
 
 /** Sums the token usage episodes reported; undefined when none did (a tfjs policy). */

@@ -2,6 +2,7 @@
 // compiled from the same schemas, and the ZeroMQ sockets that carry them. It imports nothing of
 // tti, so a child process can depend on it without pulling in the supervisor.
 export * from './curve.js';
+export * from './episode-timing.js';
 export * from './protocol.js';
 export * from './register-proof.js';
 export * from './socket-limits.js';

@@ -8,12 +8,15 @@
 // inside a map is a view at an arbitrary offset, and a Float32Array over it throws.
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
+import { EpisodeTiming } from './episode-timing.js';
 import { fastCheck } from './validate.js';
 
 /**
  * Bumped when a message changes shape, so an older peer gets a clear refusal rather than its
  * messages failing validation one by one. 2: trajectories and act requests name their sender and key.
  * 3: an act request says which kind of policy it is for (`policy`), and carries that kind's inputs.
+ * An added optional field (an episode result's `timing`) keeps the version: an older peer drops it
+ * (zod strips unknown keys) and a newer one takes a result without it.
  */
 export const PROTOCOL_VERSION = 3;
 
@@ -244,6 +247,8 @@ export const EpisodeResult = z.object({
   /** the policy versions that chose this episode's actions */
   policyVersions: z.array(Count),
   durationMs: z.number(),
+  /** where the episode's wall time went, ms (a worker before it measured sends none) */
+  timing: EpisodeTiming.optional(),
   /** a chat policy's tokens over the episode */
   usage: TokenUsage.optional(),
   /** a search's work (collect.search or eval_search: branch); `steps` then counts all its env steps */

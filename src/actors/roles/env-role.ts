@@ -1,16 +1,13 @@
 // The env role: one per web host. It drives one Chromium (src/envs), pulls tasks from the
-// supervisor (pull-based, so a busy worker never holds more than it runs), runs each as an episode
+// supervisor (pull-based: a busy worker holds only what it runs), runs each as an episode
 // (src/episode, with the run's strategies from src/strategies) asking inference for each action,
-// and pushes the finished, scored trajectory to replay. This file is the sockets and the loop.
-//
-// The run's task suite (src/suites, `env.suite`) starts the worker's web host(s) (its own embedded
-// sites, say: one independent instance per env worker, reset before every episode, restarted
-// together with the worker), turns task refs into tasks, and says how the browser shows and runs
-// its pages.
+// and pushes the scored trajectory to replay. This file is the sockets and the loop; the run's
+// suite (src/suites) starts the worker's web host(s), turns task refs into tasks and shows pages.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EpisodeRunner } from '../../episode/index.js';
 import {
   Channel,
+  countTiming,
   type EpisodeResultMessage,
   Inbound,
   Requester,
@@ -174,6 +171,7 @@ export const envRole: RoleMain = async (ctx) => {
 
   let requestId = 0;
   await health.check();
+  let waitingSince = Date.now(); // waiting for a task: from an episode's end to the next task
   const loop = (async () => {
     while (running) {
       // A worker whose host is down takes no tasks: they go to the others until it answers again.
@@ -201,12 +199,14 @@ export const envRole: RoleMain = async (ctx) => {
       // someone else only once it is long overdue: it is tried again here first, under its own id.
       for (let attempt = 1; attempt <= EPISODE_ATTEMPTS && running; attempt++) {
         try {
-          const result = await runner.run(assignment, id);
-          // a site-changing task's sites are put back before the supervisor hands them on
-          await resetChangedSites(host, taskOf(assignment).task, health, ctx);
+          const result = await runner.run(assignment, id, attempt === 1 ? Date.now() - waitingSince : 0);
+          waitingSince = Date.now();
+          if (result.timing) countTiming(ctx.counters, result.timing);
+          await resetChangedSites(host, taskOf(assignment).task, health, ctx); // before the report frees them
           await reportResult(result);
           break;
         } catch (error) {
+          waitingSince = Date.now(); // a failed episode's time is no task wait
           ctx.counters.errors = (ctx.counters.errors ?? 0) + 1;
           const why = (error as Error).message;
           if (!(await health.check())) {

@@ -43,7 +43,12 @@ export async function status(args: { runDir: string; json: boolean; timeoutMs: n
       return 1;
     }
     if (args.json) {
-      process.stdout.write(`${JSON.stringify(reply.snapshot)}\n`);
+      // each env worker's busy share and time split, beside the raw `time.*` counters
+      const { timeSplitOf } = await import('../../protocol/index.js');
+      const envTime = Object.fromEntries(
+        reply.snapshot.workers.filter((w) => w.role === 'env').map((w) => [w.id, timeSplitOf(w.counters)]),
+      );
+      process.stdout.write(`${JSON.stringify({ ...reply.snapshot, envTime })}\n`);
     } else {
       // the run's own config says which strategies are on; without it, no strategy block
       const config = existsSync(runDir.config) ? loadConfig(runDir.config) : null;

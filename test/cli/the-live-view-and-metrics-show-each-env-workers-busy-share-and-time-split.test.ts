@@ -1,0 +1,87 @@
+// Where the env workers' time goes, as people read it: the live view (and `tti-run status`, the same
+// table) gives each env worker a time line, its busy share and each part's share, from the
+// `time.*` counters its episodes added (which stay out of the rates); a metrics row's `time` sums
+// an iteration's episodes into shares, ms a step and each worker's utilization.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { renderRun } from '../../src/cli/console-view.js';
+import { episodeTime } from '../../src/loop/metrics-row.js';
+import { countTiming, type EpisodeTiming, type StatusSnapshot } from '../../src/protocol/index.js';
+
+const timing: EpisodeTiming = {
+  taskWaitMs: 100,
+  startMs: 300,
+  observeMs: 200,
+  policyMs: 150,
+  executeMs: 200,
+  scoreMs: 40,
+  otherMs: 10,
+};
+
+test('each env worker shows its busy share and the parts of its time, not as rates', () => {
+  const counters: Record<string, number> = { steps: 3 };
+  countTiming(counters, timing);
+  const snapshot: StatusSnapshot = {
+    runId: 'r',
+    pid: 1,
+    state: 'running',
+    reason: null,
+    iteration: 1,
+    policyVersion: 1,
+    horizon: 10,
+    startedAt: 0,
+    uptimeMs: 1000,
+    rejectedFrames: 0,
+    workers: [
+      {
+        role: 'env',
+        id: 'env-0',
+        pid: 1,
+        state: 'ready',
+        restarts: 0,
+        lastHeartbeatMs: 100,
+        lastError: null,
+        rejectedFrames: 0,
+        counters,
+        labels: {},
+      },
+    ],
+    iterations: 10,
+    phase: 'collect',
+    phaseProgress: { done: 1, total: 32 },
+    replay: { seen: 1, kept: 1 },
+    episodes: { done: 1, success: 1 },
+    backend: 'wasm',
+  };
+  const text = renderRun(snapshot, [], { iterations: 10, previous: null });
+  assert.match(
+    text,
+    /time {6}env-0: busy 90% \(start 30%, observe 20%, policy 15%, execute 20%, score 4%, other 1%; waiting for a task 10%\)/,
+  );
+  assert.doesNotMatch(text, /time\.start/, 'the timing counters are not shown as rates');
+  assert.match(text, /steps 3/);
+});
+
+test("a metrics row's time sums the iteration's episodes and each worker's utilization", () => {
+  const episode = (workerId: string) => ({
+    episodeId: workerId,
+    taskFile: 'f',
+    taskId: 't',
+    reward: 0,
+    steps: 3,
+    kept: false,
+    policyVersions: [1],
+    workerId,
+    durationMs: 900,
+    timing,
+  });
+  const time = episodeTime([episode('env-0'), episode('env-0'), episode('env-1')], 2000);
+  assert.ok(time);
+  assert.equal(time.episodes, 3);
+  assert.equal(time.shares.start, 0.3);
+  assert.equal(time.shares.taskWait, 0.1);
+  assert.equal(time.perStepMs.start, 100);
+  assert.equal(time.perStepMs.taskWait, undefined, 'waiting for a task is not a step cost');
+  assert.deepEqual(time.utilization, { 'env-0': 0.9, 'env-1': 0.45 });
+  assert.equal(episodeTime([{ ...episode('env-0'), timing: undefined }], 2000), undefined);
+});
