@@ -9,9 +9,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch, query, type Ref, start, stop as stopSystem } from 'nact';
 import { type Endpoints, RejectedFrames } from '../../protocol/index.js';
-import { type SupervisorInfo, writeFileAtomic } from '../../run/index.js';
+import { deferred } from '../../util/index.js';
 import { serveControl } from './control-loop.js';
 import { EpisodeQueue } from './episode-queue.js';
+import { PauseWatch } from './pause-watch.js';
 import { QueueCollector } from './queue-collector.js';
 import { RemoteWorkers } from './remote-workers.js';
 import { type RunMsg, type RunView, spawnRunActor } from './run-actor.js';
@@ -21,6 +22,7 @@ import { RunStateStore, readLoopState, trimMetrics } from './run-state.js';
 import { openSupervisorSockets, RunEvents } from './sockets.js';
 import { StatusLoop } from './status-loop.js';
 import type { RunOutcome, SupervisorHandle, SupervisorOptions } from './supervisor-handle.js';
+import { announceSupervisor } from './supervisor-info.js';
 import { TaskLoop } from './task-loop.js';
 import { runTasks } from './task-refs.js';
 import { TrainCoordinator } from './train-coordinator.js';
@@ -43,8 +45,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   );
 
   const rejected = new RejectedFrames(
-    (message) => log.warn(message),
-    (message) => log.info(message),
+    (m) => log.warn(m),
+    (m) => log.info(m),
   );
   // After `register`, a message speaks only for its own key's worker (src/run/speaker-check.ts).
   const opened = await openSupervisorSockets(runDir, config, specs, rejected, log);
@@ -116,29 +118,19 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     remote.admit,
     (message) => speakers.speaks(message, 'control'),
   );
-  // A worker that cannot write (replay on a full disk) says why in its `paused` label: no episode
-  // is handed out until it can again (task-loop.ts), and status shows the label.
-  let pausedWhy: string | null = null;
-  const pauseWatch = setInterval(() => {
-    void workers.snapshots().then(
-      (all) => {
-        const why = all.map((w) => w.labels.paused).find((p) => p !== undefined) ?? writes.why;
-        if (why !== null && pausedWhy === null) log.warn(`collection paused: ${why}`);
-        if (why === null && pausedWhy !== null) log.info(`collection goes on (${pausedWhy} is over)`);
-        if (why !== pausedWhy) publish(why === null ? 'resumed' : 'paused', why ?? `${pausedWhy} is over`);
-        pausedWhy = why;
-      },
-      () => undefined,
-    );
-  }, 500);
-  pauseWatch.unref();
+  const pause = new PauseWatch(
+    () => workers.snapshots(),
+    () => writes.why,
+    log,
+    publish,
+  );
   const taskLoop = new TaskLoop(sockets.tasks, queue, {
     totals: state.loop.totals,
     episodeTimeoutMs: config.env.episode_timeout_ms,
     log,
     publish,
     speaks: (message) => speakers.speaks(message, 'tasks'),
-    paused: () => pausedWhy,
+    paused: () => pause.why,
   });
   const remoteStatus = remote.status();
   const statusLoop = new StatusLoop(
@@ -155,35 +147,22 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       queue,
       tasks: taskLoop,
       keptBefore: () => state.loop.totals.kept,
-      paused: () => pausedWhy,
+      paused: () => pause.why,
       ...(remoteStatus !== undefined ? { remote: remoteStatus } : {}),
     },
     { stop: () => void requestStop('stop requested', false), fault: (id, fault) => workers.fault(id, fault) },
     log,
   );
 
-  const info: SupervisorInfo = {
-    pid: process.pid,
-    runId,
-    startedAt,
-    statusEndpoint: endpoints.status,
-    eventsEndpoint: endpoints.events,
-    endpoints,
-    curve: remote.keys !== null,
-  };
-  writeFileAtomic(runDir.supervisorInfo, `${JSON.stringify(info, null, 2)}\n`);
-  log.info(
-    `run ${runId}: supervisor pid ${process.pid}, ${specs.length} workers, status at ${endpoints.status}`,
+  const info = announceSupervisor(
+    runDir,
+    { runId, startedAt, endpoints, curve: remote.keys !== null },
+    specs,
+    log,
   );
 
-  let signalStop: () => void = () => undefined;
-  const stopSignal = new Promise<void>((resolve) => {
-    signalStop = resolve;
-  });
-  let resolveDone: (outcome: RunOutcome) => void = () => undefined;
-  const done = new Promise<RunOutcome>((resolve) => {
-    resolveDone = resolve;
-  });
+  const { promise: stopSignal, resolve: signalStop } = deferred<void>();
+  const { promise: done, resolve: resolveDone } = deferred<RunOutcome>();
   let end: RunEnd | null = null;
   const requestStop = (reason: string, failed: boolean): Promise<RunOutcome> => {
     if (shutdown !== null) return shutdown;
@@ -199,7 +178,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       await query(runActor, (replyTo: Ref<RunView>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS);
       for (const channel of Object.values(sockets)) channel.close();
       remote.close();
-      clearInterval(pauseWatch);
+      pause.close();
       writes.close();
       relay?.close();
       gate?.close();
