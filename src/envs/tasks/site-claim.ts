@@ -15,9 +15,12 @@ export interface SiteClaim {
 /** Keyed by `labelKey(file, taskId)`, like the task labels. */
 export type SiteClaims = Map<string, SiteClaim>;
 
-export function siteClaimOf(task: Pick<Task, 'sites' | 'eval'>, changes?: boolean): SiteClaim {
+export function siteClaimOf(
+  task: Pick<Task, 'sites' | 'eval' | 'changesSites'>,
+  changes?: boolean,
+): SiteClaim {
   return {
     sites: task.sites,
-    changes: changes ?? task.eval?.eval_types.includes('program_html') === true,
+    changes: changes ?? task.changesSites ?? task.eval?.eval_types.includes('program_html') === true,
   };
 }

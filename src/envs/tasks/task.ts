@@ -26,6 +26,8 @@ export interface Task {
    * blocked (`allowedOrigins`) and a finished episode's cleaned context may start it. Absent: neither.
    */
   confined?: boolean;
+  /** the episode may leave its sites changed, as its suite says (WebArena-Verified's `mutate`); absent: its eval says */
+  changesSites?: boolean;
   /** Where the task came from, for error messages and records. */
   source: { file: string; entry: number; format: TaskFileFormat };
 }

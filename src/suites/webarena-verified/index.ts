@@ -4,11 +4,19 @@
 // and the episode's network trace; each episode leaves their agent-logs layout under the run's
 // folder (agent-logs/<task_id>/). docs/envs.md, "WebArena-Verified".
 import path from 'node:path';
-import { originsOf, type TaskLabels, type VerifiedTask } from '../../envs/index.js';
+import {
+  labelKey,
+  originsOf,
+  type SiteClaims,
+  siteClaimOf,
+  type TaskLabels,
+  type VerifiedTask,
+} from '../../envs/index.js';
+import { resetSites } from '../env-ctrl.js';
 import type { Split, SuiteHost, SuiteTasks, SuiteWorkerContext, TaskRef, TaskSuite } from '../suite.js';
 import { configuredFiles, webArenaHosts } from '../task-files.js';
 import { verifiedHooks } from './hooks.js';
-import { readVerifiedSplit, verifiedLabels, verifiedTask } from './tasks.js';
+import { agentResponseConfig, readVerifiedSplit, verifiedLabels, verifiedTask } from './tasks.js';
 
 export { RESPONSE_FILE, readAgentLogs, readLoggedHosts, TRACE_FILE, writeAgentLogs } from './agent-logs.js';
 export { answerError, verifiedDerender, verifiedHooks } from './hooks.js';
@@ -50,11 +58,21 @@ export const webArenaVerifiedSuite: TaskSuite = {
   tasks(ctx, wants): SuiteTasks {
     const files = configuredFiles(ctx.config.tasks, 'webarena-verified');
     const labels: TaskLabels = new Map();
+    // One WebArena for every worker: a mutate task holds its sites alone (site-order.ts).
+    const claims: SiteClaims = new Map();
     const refs = (split: Split): TaskRef[] => {
       if (!wants(split)) return [];
       const file = path.resolve(files[split]);
       const tasks = splitTasks(file);
       verifiedLabels(file, tasks, labels);
+      for (const t of tasks)
+        claims.set(
+          labelKey(file, String(t.task_id)),
+          siteClaimOf(
+            { sites: t.sites, eval: null },
+            agentResponseConfig(t.eval).expected.task_type === 'mutate',
+          ),
+        );
       return tasks.map((t) => ({ file, id: String(t.task_id) }));
     };
     const train = refs('train');
@@ -63,6 +81,7 @@ export const webArenaVerifiedSuite: TaskSuite = {
       train,
       test,
       labels,
+      claims,
       describe: `${train.length} train, ${test.length} test WebArena-Verified tasks`,
     };
   },
@@ -99,6 +118,9 @@ export const webArenaVerifiedSuite: TaskSuite = {
           label: { template: `template ${found.task.intent_template_id}`, tier: null },
         };
       },
+      ...(Object.keys(ctx.config.env_ctrl).length > 0
+        ? { resetSites: (sites) => resetSites(sites, ctx.config.env_ctrl, ctx.config.env_ctrl_timeout_ms) }
+        : {}),
       outage: async () =>
         ctx.log.warn('host-down needs a host the worker runs itself; WebArena is left alone'),
       close: async () => {},

@@ -194,6 +194,8 @@ export function verifiedTask(
     requireLogin: storageState !== null,
     storageState,
     eval: null,
+    // a mutate task leaves its sites changed: it holds them alone and they are reset after it
+    changesSites: agentResponseConfig(t.eval).expected.task_type === 'mutate',
     intentTemplateId: t.intent_template_id,
     source: { file, entry, format: VERIFIED_FORMAT },
   };
