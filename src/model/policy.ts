@@ -321,6 +321,15 @@ export function decide(
   excluded: ReadonlySet<number> = NONE_EXCLUDED,
 ): PolicyDecision {
   const n = candidates.length;
+  // A page that offers nothing to act on (only text, or a canvas) still gets an action: TTI's Wait,
+  // which spends the step and lets the page change, rather than no reply at all.
+  if (n === 0)
+    return {
+      reply: 'Thought: the page offers nothing to act on; I wait.\nAction: Wait',
+      action: 'Wait',
+      candidates: 0,
+      logProb: 0,
+    };
   const t = options.greedy ? 1 : Math.max(options.temperature, 1e-6);
   const skip = excluded.size > 0 && excluded.size < n ? excluded : NONE_EXCLUDED;
   let max = -Infinity;
