@@ -53,7 +53,10 @@ export function writeSftRun(runDir: string): { kept: Trajectory[] } {
   return { kept };
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Its main runs only when given arguments: `npm test` loads every file under dist/test/, this one too.
+const asMain =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (asMain && process.argv.length > 2) {
   const [runDir, out] = process.argv.slice(2);
   if (runDir === undefined || out === undefined) {
     console.error('usage: sft-fixture.js RUN_DIR OUT.jsonl');
