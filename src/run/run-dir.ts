@@ -11,7 +11,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
