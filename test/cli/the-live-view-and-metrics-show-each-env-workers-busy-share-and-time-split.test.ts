@@ -1,12 +1,13 @@
 // Where the env workers' time goes, as people read it: the live view (and `tti-run status`, the same
 // table) gives each env worker a time line, its busy share and each part's share, from the
-// `time.*` counters its episodes added (which stay out of the rates); a metrics row's `time` sums
+// `time.*` counters its episodes added (never shown by their names); a metrics row's `time` sums
 // an iteration's episodes into shares, ms a step and each worker's utilization.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderRun } from '../../src/cli/console-view.js';
 import { episodeTime } from '../../src/loop/metrics-row.js';
-import { countTiming, type EpisodeTiming, type StatusSnapshot } from '../../src/protocol/index.js';
+import { countTiming, type EpisodeTiming } from '../../src/protocol/index.js';
+import { envWorker, statusSnapshot } from '../helpers/status-snapshot.js';
 
 const timing: EpisodeTiming = {
   taskWaitMs: 100,
@@ -21,38 +22,7 @@ const timing: EpisodeTiming = {
 test('each env worker shows its busy share and the parts of its time, not its raw counters', () => {
   const counters: Record<string, number> = { steps: 3 };
   countTiming(counters, timing);
-  const snapshot: StatusSnapshot = {
-    runId: 'r',
-    pid: 1,
-    state: 'running',
-    reason: null,
-    iteration: 1,
-    policyVersion: 1,
-    horizon: 10,
-    startedAt: 0,
-    uptimeMs: 1000,
-    rejectedFrames: 0,
-    workers: [
-      {
-        role: 'env',
-        id: 'env-0',
-        pid: 1,
-        state: 'ready',
-        restarts: 0,
-        lastHeartbeatMs: 100,
-        lastError: null,
-        rejectedFrames: 0,
-        counters,
-        labels: {},
-      },
-    ],
-    iterations: 10,
-    phase: 'collect',
-    phaseProgress: { done: 1, total: 32 },
-    replay: { seen: 1, kept: 1 },
-    episodes: { done: 1, success: 1 },
-    backend: 'wasm',
-  };
+  const snapshot = statusSnapshot([envWorker('env-0', counters)]);
   const text = renderRun(snapshot, [], { iterations: 10, previous: null });
   assert.match(
     text,
