@@ -261,6 +261,7 @@ export class BrowserEnv {
     try {
       const session = await withTimeout(
         (async () => {
+          await hooks.beforeNavigation?.({ context, task });
           const pages: Page[] = [];
           const responses: (Response | null)[] = [];
           for (const url of task.startUrls) {
