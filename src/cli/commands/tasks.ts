@@ -87,6 +87,22 @@ export async function generateTasks(args: {
   return 0;
 }
 
+/** `tti-run tasks export --format verified`: MiniArena's suite in WebArena-Verified's format. */
+export async function exportTasks(args: {
+  seed: number | undefined;
+  out: string | undefined;
+}): Promise<number> {
+  const { writeVerifiedTaskFiles } = await import('../../arena/index.js');
+  const written = writeVerifiedTaskFiles({
+    ...(args.seed === undefined ? {} : { seed: args.seed }),
+    ...(args.out === undefined ? {} : { dir: args.out }),
+  });
+  process.stdout.write(
+    `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
+  );
+  return 0;
+}
+
 /** `tti-run tasks check`: MiniArena's oracle over a split; exit 1 when the rate is under `minRate`. */
 export async function checkTasks(args: {
   split: 'train' | 'test' | 'all';
@@ -127,7 +143,7 @@ export async function checkTasks(args: {
 
 export const tasksCommand = defineCommand({
   command: 'tasks',
-  describe: "task files: validate them, rebuild MiniArena's suite",
+  describe: "task files: validate them, rebuild or export MiniArena's suite",
   builder: (y) =>
     y
       .command(
@@ -177,6 +193,20 @@ export const tasksCommand = defineCommand({
             .option('dir', { type: 'string', describe: 'output folder (default: tasks/miniarena)' })
             .example('$0 tasks generate', 'rewrite tasks/miniarena/{train,test}.json'),
         (argv) => exitWith(() => generateTasks({ seed: argv.seed, dir: argv.dir })),
+      )
+      .command(
+        'export',
+        "write MiniArena's task suite in another benchmark's format (WebArena-Verified's)",
+        (e) =>
+          e
+            .option('format', { choices: ['verified'] as const, demandOption: true })
+            .option('seed', { type: 'number', describe: "data seed (default: the suite's)" })
+            .option('out', { type: 'string', describe: 'output folder (default: tasks/miniarena/verified)' })
+            .example(
+              '$0 tasks export --format verified --out /tmp/v',
+              'then: tti-run eval --set env.suite=webarena-verified --set tasks.test=/tmp/v/test.json',
+            ),
+        (argv) => exitWith(() => exportTasks({ seed: argv.seed, out: argv.out })),
       )
       .command(
         'check',
