@@ -18,7 +18,6 @@ import {
   ORACLE_ENV,
   SOLVERS,
   toOracleTask,
-  writeVerifiedTaskFiles,
 } from '../../src/arena/index.js';
 import { resolveConfig } from '../../src/config/index.js';
 import { type Action, BrowserEnv, type Verdict } from '../../src/envs/index.js';
@@ -38,7 +37,15 @@ const raw = new Map<number, MiniArenaTask>();
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'tti-verified-miniarena-'));
   runDir = path.join(dir, 'run');
-  taskFile = writeVerifiedTaskFiles({ dir: path.join(dir, 'verified') }).test;
+  const out = path.join(dir, 'verified');
+  const exported = await run(
+    process.execPath,
+    [cliEntry, 'tasks', 'export', '--format', 'verified', '--out', out],
+    { cwd: projectRoot },
+  );
+  assert.match(exported.stdout, /wrote \d+ test tasks to /);
+  taskFile = path.join(out, 'test.json');
+  assert.deepEqual(verified.readVerifiedSplit(taskFile).issues, []);
   for (const t of generateTasks({ oracleLengths: null }).test) raw.set(t.task_id, t);
   const config = resolveConfig({ env: { suite: 'webarena-verified' }, tasks: { test: taskFile } }, 'test');
   host = await webArenaVerifiedSuite.start(
