@@ -68,18 +68,31 @@ export async function validateTasks(args: {
   return report.errors.length > 0 ? 1 : 0;
 }
 
+interface WrittenSplits {
+  train: string;
+  test: string;
+  counts: { train: number; test: number };
+}
+
+/** MiniArena's train and test files written by `write` (for a seed, into a folder), and where they went. */
+function writeSplits<W extends WrittenSplits>(
+  write: (o: { seed?: number; dir?: string }) => W,
+  seed: number | undefined,
+  dir: string | undefined,
+): W {
+  const written = write({ ...(seed === undefined ? {} : { seed }), ...(dir === undefined ? {} : { dir }) });
+  process.stdout.write(
+    `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
+  );
+  return written;
+}
+
 export async function generateTasks(args: {
   seed: number | undefined;
   dir: string | undefined;
 }): Promise<number> {
   const { writeTaskFiles } = await import('../../arena/index.js');
-  const written = writeTaskFiles({
-    ...(args.seed === undefined ? {} : { seed: args.seed }),
-    ...(args.dir === undefined ? {} : { dir: args.dir }),
-  });
-  process.stdout.write(
-    `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
-  );
+  const written = writeSplits(writeTaskFiles, args.seed, args.dir);
   if (written.unmeasured > 0)
     process.stdout.write(
       `${written.unmeasured} tasks have no measured oracle length (new or changed): tti-run tasks check --unmeasured --write-lengths\n`,
@@ -93,13 +106,7 @@ export async function exportTasks(args: {
   out: string | undefined;
 }): Promise<number> {
   const { writeVerifiedTaskFiles } = await import('../../arena/index.js');
-  const written = writeVerifiedTaskFiles({
-    ...(args.seed === undefined ? {} : { seed: args.seed }),
-    ...(args.out === undefined ? {} : { dir: args.out }),
-  });
-  process.stdout.write(
-    `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
-  );
+  writeSplits(writeVerifiedTaskFiles, args.seed, args.out);
   return 0;
 }
 
