@@ -24,6 +24,8 @@ export interface GenerateOptions {
   testPerTemplate?: number;
   /** Most test tasks per held-out template. */
   heldOutPerTemplate?: number;
+  /** Keep each site-changing task's requests (`network`), for the WebArena-Verified export; the task files hold none. */
+  withNetwork?: boolean;
 }
 
 export interface TaskSuite {
@@ -38,6 +40,7 @@ function toTask(
   inst: Instance,
   split: 'train' | 'test',
   seed: number,
+  withNetwork = false,
 ): Omit<MiniArenaTask, 'task_id'> {
   const held = HELD_OUT_TEMPLATES.includes(t.key);
   return {
@@ -64,6 +67,7 @@ function toTask(
       evidence_urls: inst.evidence ?? [],
       seed,
     },
+    ...(withNetwork && inst.network ? { network: inst.network } : {}),
   };
 }
 
@@ -115,15 +119,17 @@ export function generateTasks(options: GenerateOptions = {}): TaskSuite {
     });
     const shuffled = answersTakeTurns(rng.fork('split').shuffle(pool));
     if (HELD_OUT_TEMPLATES.includes(t.key)) {
-      for (const inst of shuffled.slice(0, heldCap)) test.push(toTask(t, inst, 'test', seed));
+      for (const inst of shuffled.slice(0, heldCap))
+        test.push(toTask(t, inst, 'test', seed, options.withNetwork));
       continue;
     }
     // long-horizon templates are the scarcest: give them half as many tasks again
     const scale = t.tier === 3 ? 1.5 : 1;
     const nTest = Math.min(Math.round(testCap * scale), Math.max(1, Math.floor(shuffled.length * 0.2)));
-    for (const inst of shuffled.slice(0, nTest)) test.push(toTask(t, inst, 'test', seed));
+    for (const inst of shuffled.slice(0, nTest))
+      test.push(toTask(t, inst, 'test', seed, options.withNetwork));
     for (const inst of shuffled.slice(nTest, nTest + Math.round(trainCap * scale)))
-      train.push(toTask(t, inst, 'train', seed));
+      train.push(toTask(t, inst, 'train', seed, options.withNetwork));
   }
   const withIds = (tasks: Array<Omit<MiniArenaTask, 'task_id'>>, first: number): MiniArenaTask[] =>
     tasks.map((t, i) => {

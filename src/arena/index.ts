@@ -50,8 +50,15 @@ export type {
   MiniArenaTask,
   ProgramHtmlTarget,
   ReferenceAnswers,
+  SiteRequest,
   TaskEval,
   Template,
   Tier,
 } from './templates/types.js';
 export { tierOf } from './templates/types.js';
+export {
+  VERIFIED_TASKS_DIR,
+  verifiedEntryOf,
+  verifiedSuite,
+  writeVerifiedTaskFiles,
+} from './verified-format.js';

@@ -6,7 +6,9 @@ import { parseTtiReply } from './actions/parse-tti.js';
 import { parseWebArenaReply } from './actions/parse-webarena.js';
 import { type Action, type ActionFormat, describeAction, isEquivalent } from './actions/types.js';
 import { launchBrowser, newEpisodeContext } from './browser/launch.js';
+import { probeLogin, signInPageReached, storageStateProblem } from './browser/login.js';
 import { EpisodeSession } from './browser/session.js';
+import { EpisodeSetupError, LoginFailedError } from './browser/setup-errors.js';
 import type { EpisodeHooks } from './episode-hooks.js';
 import { type EvaluationInput, evaluateTask } from './evaluators/evaluate.js';
 import type { Judge } from './evaluators/judge.js';
@@ -113,11 +115,7 @@ export interface StepResult {
   sentUnsafeRequest?: boolean;
 }
 
-export class EpisodeSetupError extends Error {
-  override name = 'EpisodeSetupError';
-}
-
-export { RECHECK_NOTE };
+export { EpisodeSetupError, LoginFailedError, RECHECK_NOTE };
 
 /** The note for a stop on a task that offers none. */
 export const NO_STOP_NOTE =
@@ -242,6 +240,8 @@ export class BrowserEnv {
     const blocked: string[] = [];
     this.blockedSink = (url) => blocked.push(url);
     const storageState = task.requireLogin ? task.storageState : null;
+    const unusable = storageState === null ? null : storageStateProblem(storageState);
+    if (unusable !== null) throw new LoginFailedError(`task ${task.id}: login failed: ${unusable}`);
     const hooks = this.config.hooks ?? {};
     const kept = await this.reuseKept(task, storageState);
     this.contexts[kept ? 'reused' : 'created'] += 1;
@@ -261,6 +261,7 @@ export class BrowserEnv {
     try {
       const session = await withTimeout(
         (async () => {
+          await hooks.beforeNavigation?.({ context, task });
           const pages: Page[] = [];
           const responses: (Response | null)[] = [];
           for (const url of task.startUrls) {
@@ -271,6 +272,9 @@ export class BrowserEnv {
           const s = new EpisodeSession(context, pages[0]!);
           await pages[0]!.bringToFront();
           if (!(await s.settle(loadCap, this.config.quietMs))) await s.stopLoading();
+          const refused =
+            storageState === null ? null : await signInPageReached(pages[0]!, task.startUrls[0]!);
+          if (refused !== null) throw new LoginFailedError(`task ${task.id}: login failed: ${refused}`);
           // The kept tab's history holds the last episode's pages: Back must not reach them.
           if (kept) await (await s.client(pages[0]!)).send('Page.resetNavigationHistory');
           if (hooks.start)
@@ -316,6 +320,7 @@ export class BrowserEnv {
       return obs.observation;
     } catch (e) {
       void closeQuietly(context);
+      if (e instanceof LoginFailedError) throw e;
       throw new EpisodeSetupError(`task ${task.id}: could not start the episode: ${errorMessage(e)}`);
     }
   }
@@ -394,6 +399,15 @@ export class BrowserEnv {
       return;
     }
     void closeQuietly(session.context);
+  }
+
+  /**
+   * Whether the task's login holds now, as a new episode would use it (after a failed one: the
+   * host's repair is this check). Null when it does, or when the task logs in to nothing.
+   */
+  async checkLogin(task: Task): Promise<string | null> {
+    if (!task.requireLogin || task.storageState === null || task.startUrls.length === 0) return null;
+    return probeLogin(this.browser, task.storageState, task.startUrls[0]!, this.actionTimeoutMs);
   }
 
   /** The running episode's task, as the episode sees it (with the intent its page stated, say). */

@@ -1,7 +1,7 @@
 // What a task suite does in the browser around the env's own loop: starting a page's own episode,
 // noticing when the page has ended it, and scoring it. The env names no suite; each suite
 // (src/suites) brings its hooks, and a task without them runs as WebArena's do.
-import type { Page, Response } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 import type { Verdict } from './evaluators/verdict.js';
 import type { EndReason } from './record.js';
 import type { Task } from './tasks/task.js';
@@ -26,6 +26,11 @@ export interface EpisodeEnd {
 }
 
 export interface EpisodeHooks {
+  /**
+   * Before the episode's first navigation, in the context it runs in (new or kept): what must see
+   * the start pages load (a network trace, say). A throw is a setup error naming the task.
+   */
+  beforeNavigation?(s: { context: BrowserContext; task: Task }): Promise<void>;
   /**
    * Once the start pages have loaded: start what the page runs itself (seed and start its own
    * episode, say), or throw to refuse the start (an error page); returns the task as the episode runs

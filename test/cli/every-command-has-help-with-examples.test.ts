@@ -23,6 +23,7 @@ const COMMANDS = [
   ['tasks', 'validate'],
   ['tasks', 'generate'],
   ['tasks', 'check'],
+  ['tasks', 'export'],
   ['score'],
   ['arena', 'serve'],
 ];

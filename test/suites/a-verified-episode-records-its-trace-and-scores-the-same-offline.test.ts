@@ -1,6 +1,7 @@
 // A WebArena-Verified episode in real Chromium on a real local site: the env records the episode's
-// requests and responses, an answer that is not their JSON response is an invalid action, the
-// verdict is every evaluator's, and the agent-logs layout it leaves scores the same offline.
+// requests and responses from before its first navigation (the start page's own load too), an
+// answer that is not their JSON response is an invalid action, the verdict is every evaluator's,
+// and the agent-logs layout it leaves scores the same offline.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,8 +113,20 @@ test('the episode is scored from its trace; the logs it leaves score the same of
   );
 
   const har = JSON.parse(readFileSync(path.join(logDir, '9001', 'network.har'), 'utf8')) as {
-    log: { entries: { request: { method: string; url: string; postData?: { text: string } } }[] };
+    log: {
+      entries: {
+        request: { method: string; url: string; postData?: { text: string } };
+        response: { status: number };
+        _resourceType: string;
+      }[];
+    };
   };
+  // recorded from before the first navigation: the start page's own load comes first
+  const first = har.log.entries[0]!;
+  assert.deepEqual(
+    [first.request.method, first.request.url, first.response.status, first._resourceType],
+    ['GET', `${server.origin}/mr`, 200, 'document'],
+  );
   const post = har.log.entries.find((e) => e.request.method === 'POST');
   assert.ok(post, 'the POST is in the trace');
   assert.equal(post.request.url, `${server.origin}/mr/notes?target_id=42&serializer=x`);

@@ -18,6 +18,7 @@ import { strategiesFor } from '../../strategies/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
 import { browserRecords, launchEnv } from './env-browser.js';
 import { HostHealth } from './host-health.js';
+import { loginFailed } from './login-failure.js';
 import { resetChangedSites } from './site-reset.js';
 import { requestUntilAnswered } from './until-acknowledged.js';
 import type { RoleMain } from './worker-shell.js';
@@ -207,6 +208,13 @@ export const envRole: RoleMain = async (ctx) => {
           break;
         } catch (error) {
           waitingSince = Date.now(); // a failed episode's time is no task wait
+          // a failed login is the host's fault: it goes unhealthy and the episode to another worker
+          const login = loginFailed(error, () => taskOf(assignment).task, env, health, ctx);
+          if (login !== null) {
+            await giveBack(assignment.episodeId, id, `web host unhealthy: ${login}`);
+            ctx.counters.givenBack = (ctx.counters.givenBack ?? 0) + 1;
+            break;
+          }
           ctx.counters.errors = (ctx.counters.errors ?? 0) + 1;
           const why = (error as Error).message;
           if (!(await health.check())) {

@@ -176,6 +176,12 @@ export const forumTemplates: Template[] = [
                 ]),
                 steps: 6,
                 mutates: true,
+                network: [
+                  {
+                    url: `${postUrl(a)}/vote`,
+                    post_data: { direction: action === 'Upvote' ? 'up' : 'down' },
+                  },
+                ],
               },
             ];
           }),
@@ -204,6 +210,7 @@ export const forumTemplates: Template[] = [
           ]),
           steps: 5,
           mutates: true,
+          network: [{ url: `${postUrl(p)}/comment`, post_data: { body: comment } }],
         };
       }),
   },
@@ -236,6 +243,7 @@ export const forumTemplates: Template[] = [
             steps: 7,
             features: ['form'],
             mutates: true,
+            network: [{ url: `${R}/submit`, post_data: { forum: f.name, title, body } }],
           };
         }),
       ),
@@ -283,6 +291,9 @@ export const forumTemplates: Template[] = [
             steps: 5,
             features: ['form'],
             mutates: true,
+            network: [
+              { url: `${R}/user/${FORUM_USER}/edit_biography`, post_data: { biography: `${a}${suffix}` } },
+            ],
           }),
         ),
       ),
@@ -340,6 +351,11 @@ export const forumTemplates: Template[] = [
           steps: 3 * 6 + 1,
           features: ['form', 'backtracking'],
           mutates: true,
+          network: [f1, f2, f3].map((f) => ({
+            url: `${R}/submit`,
+            post_data: { forum: f, title, body },
+            several: true,
+          })),
         });
       }
       return out;
@@ -369,6 +385,11 @@ export const forumTemplates: Template[] = [
             steps: 3 * mine.length,
             features: ['backtracking'],
             mutates: true,
+            network: mine.map((p) => ({
+              url: `${postUrl(p)}/vote`,
+              post_data: { direction: 'up' },
+              several: true,
+            })),
           },
         ];
       }),

@@ -16,6 +16,7 @@ import {
   jsString,
   pageOf,
   programHtml,
+  type SiteRequest,
   stringMatch,
   type Template,
   urlMatch,
@@ -24,6 +25,12 @@ import {
 const S = '__SHOPPING__';
 const productUrl = (p: Product) => `${S}/product/${p.slug}`;
 const price = (cents: number) => money(cents).slice(1);
+
+/** The add-to-cart form's request. */
+const cartAdd = (productId: number, qty: number): SiteRequest => ({
+  url: `${S}/cart/add`,
+  post_data: { product_id: String(productId), qty: String(qty) },
+});
 
 const CART_LINES =
   "[...document.querySelectorAll('.cart-item')].map(r => r.querySelector('.cart-item-name').textContent + ' x ' + r.querySelector('.cart-qty').textContent).join('; ') + ';'";
@@ -245,6 +252,7 @@ export const shopTemplates: Template[] = [
               ? ['misleading-first-result']
               : [],
           mutates: true,
+          network: [cartAdd(p.id, qty)],
         };
       }),
   },
@@ -383,6 +391,12 @@ export const shopTemplates: Template[] = [
           steps: stepsToProduct(w.shop, p) + 6,
           features: ['form'],
           mutates: true,
+          network: [
+            {
+              url: `${productUrl(p)}/review`,
+              post_data: { rating: String(stars), nickname, title: summary, body: text },
+            },
+          ],
         };
       }),
   },
@@ -428,6 +442,10 @@ export const shopTemplates: Template[] = [
           steps: stepsToProduct(w.shop, p) + 1 + 1 + 4 + (shipping === 'express' ? 1 : 0) + 1 + 1,
           features: ['form'],
           mutates: true,
+          network: [
+            { url: `${S}/cart/add`, post_data: { product_id: String(p.id) } },
+            { url: `${S}/checkout`, post_data: { street, city, state, zip, shipping } },
+          ],
         };
       }),
   },
@@ -460,6 +478,7 @@ export const shopTemplates: Template[] = [
             steps: 2 + (page - 1) + perItem + 1,
             features: ['backtracking', ...(page > 1 ? (['second-page'] as const) : [])],
             mutates: true,
+            network: o.items.map((i) => ({ ...cartAdd(i.productId, i.qty), several: true })),
           },
         ];
       });

@@ -187,6 +187,7 @@ export const trackerTemplates: Template[] = [
             ]),
             steps: 5,
             mutates: true,
+            network: [{ url: `${issueUrl(i)}/close`, post_data: {} }],
           }),
         ),
       ),
@@ -215,6 +216,7 @@ export const trackerTemplates: Template[] = [
             steps: 5 + (page - 1),
             features: page > 1 ? ['second-page'] : [],
             mutates: true,
+            network: [{ url: `${issueUrl(i)}/notes`, post_data: { note: comment } }],
           };
         }),
       ),
@@ -232,7 +234,8 @@ export const trackerTemplates: Template[] = [
           const active = p.milestones.filter((m) => m.state === 'active');
           if (active.length === 0) return [];
           const label = rng.pick(p.labels);
-          const assignee = nameOf(w.tracker, rng.pick(p.members).username);
+          const member = rng.pick(p.members).username;
+          const assignee = nameOf(w.tracker, member);
           const milestone = rng.pick(active).title;
           const description = rng.pick(DESCRIPTIONS);
           const url = `${G}/${p.path}/-/issues/${p.nextIid}`;
@@ -255,6 +258,18 @@ export const trackerTemplates: Template[] = [
               steps: 9,
               features: ['form'],
               mutates: true,
+              network: [
+                {
+                  url: `${G}/${p.path}/-/issues`,
+                  post_data: {
+                    title,
+                    description,
+                    'label_name[]': label,
+                    assignee_username: member,
+                    milestone_title: milestone,
+                  },
+                },
+              ],
             },
           ];
         }),
@@ -309,6 +324,7 @@ export const trackerTemplates: Template[] = [
               steps: 2 + 3 * open.length,
               features: ['backtracking'],
               mutates: true,
+              network: open.map((i) => ({ url: `${issueUrl(i)}/close`, post_data: {}, several: true })),
             },
           ];
         }),

@@ -66,6 +66,8 @@ export interface MiniArenaTask {
   eval: TaskEval;
   intent_template_id: number;
   miniarena: MiniArenaMeta;
+  /** The requests a site-changing task sends: only in a suite generated `withNetwork` (the task files hold none). */
+  network?: SiteRequest[];
 }
 
 /** One instantiation of a template, before ids and splits are assigned. */
@@ -79,6 +81,19 @@ export interface Instance {
   mutates?: boolean;
   /** Pages (with placeholders) on which every must_include / exact_match answer appears verbatim. */
   evidence?: string[];
+  /** For a task that changes a site: the requests that change it (WebArena-Verified's network checks). */
+  network?: SiteRequest[];
+}
+
+/**
+ * A request a site-changing task sends (a form's POST, answered with a redirect): its URL with
+ * placeholders and the form fields that say what it changed. `several`: the task sends more than
+ * one to this path (one per item), and any of them may be this one.
+ */
+export interface SiteRequest {
+  url: string;
+  post_data: Record<string, string>;
+  several?: boolean;
 }
 
 export interface Template {

@@ -68,22 +68,45 @@ export async function validateTasks(args: {
   return report.errors.length > 0 ? 1 : 0;
 }
 
+interface WrittenSplits {
+  train: string;
+  test: string;
+  counts: { train: number; test: number };
+}
+
+/** MiniArena's train and test files written by `write` (for a seed, into a folder), and where they went. */
+function writeSplits<W extends WrittenSplits>(
+  write: (o: { seed?: number; dir?: string }) => W,
+  seed: number | undefined,
+  dir: string | undefined,
+): W {
+  const written = write({ ...(seed === undefined ? {} : { seed }), ...(dir === undefined ? {} : { dir }) });
+  process.stdout.write(
+    `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
+  );
+  return written;
+}
+
 export async function generateTasks(args: {
   seed: number | undefined;
   dir: string | undefined;
 }): Promise<number> {
   const { writeTaskFiles } = await import('../../arena/index.js');
-  const written = writeTaskFiles({
-    ...(args.seed === undefined ? {} : { seed: args.seed }),
-    ...(args.dir === undefined ? {} : { dir: args.dir }),
-  });
-  process.stdout.write(
-    `wrote ${written.counts.train} train tasks to ${written.train}\nwrote ${written.counts.test} test tasks to ${written.test}\n`,
-  );
+  const written = writeSplits(writeTaskFiles, args.seed, args.dir);
   if (written.unmeasured > 0)
     process.stdout.write(
       `${written.unmeasured} tasks have no measured oracle length (new or changed): tti-run tasks check --unmeasured --write-lengths\n`,
     );
+  return 0;
+}
+
+/** `tti-run tasks export --format verified`: MiniArena's suite in WebArena-Verified's format. */
+export async function exportTasks(args: {
+  seed: number | undefined;
+  out: string | undefined;
+}): Promise<number> {
+  const { writeVerifiedTaskFiles } = await import('../../arena/index.js');
+  writeSplits(writeVerifiedTaskFiles, args.seed, args.out);
   return 0;
 }
 
@@ -127,7 +150,7 @@ export async function checkTasks(args: {
 
 export const tasksCommand = defineCommand({
   command: 'tasks',
-  describe: "task files: validate them, rebuild MiniArena's suite",
+  describe: "task files: validate them, rebuild or export MiniArena's suite",
   builder: (y) =>
     y
       .command(
@@ -177,6 +200,20 @@ export const tasksCommand = defineCommand({
             .option('dir', { type: 'string', describe: 'output folder (default: tasks/miniarena)' })
             .example('$0 tasks generate', 'rewrite tasks/miniarena/{train,test}.json'),
         (argv) => exitWith(() => generateTasks({ seed: argv.seed, dir: argv.dir })),
+      )
+      .command(
+        'export',
+        "write MiniArena's task suite in another benchmark's format (WebArena-Verified's)",
+        (e) =>
+          e
+            .option('format', { choices: ['verified'] as const, demandOption: true })
+            .option('seed', { type: 'number', describe: "data seed (default: the suite's)" })
+            .option('out', { type: 'string', describe: 'output folder (default: tasks/miniarena/verified)' })
+            .example(
+              '$0 tasks export --format verified --out /tmp/v',
+              'then: tti-run eval --set env.suite=webarena-verified --set tasks.test=/tmp/v/test.json',
+            ),
+        (argv) => exitWith(() => exportTasks({ seed: argv.seed, out: argv.out })),
       )
       .command(
         'check',

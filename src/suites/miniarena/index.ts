@@ -22,7 +22,15 @@ const MINIARENA_TASKS = {
   test: path.join(projectRoot, 'tasks', 'miniarena', 'test.json'),
 };
 
-async function startMiniArena(ctx: SuiteWorkerContext): Promise<SuiteHost> {
+/** One worker's MiniArena, its logins written: a host for any suite whose tasks name MiniArena's placeholders. */
+export interface MiniArenaSuiteHost extends SuiteHost {
+  /** placeholder → base URL (the same across an outage: the port is kept) */
+  placeholders: Record<string, string>;
+  /** where the logins are: `<authDir>/.auth/<site>_state.json` */
+  authDir: string;
+}
+
+export async function startMiniArena(ctx: SuiteWorkerContext): Promise<MiniArenaSuiteHost> {
   // The suite's own seed: the tasks' answers were computed from that data. Fixed secrets let the
   // host come back from an outage accepting the logins written below.
   const secrets = {
@@ -43,6 +51,8 @@ async function startMiniArena(ctx: SuiteWorkerContext): Promise<SuiteHost> {
   ctx.log.info(`MiniArena for ${ctx.workerId} at ${origin}`);
   const files = new TaskFiles({ hosts: arena.placeholders, authDir });
   return {
+    placeholders: arena.placeholders,
+    authDir,
     origins: [origin],
     browser: {},
     task: (ref) => files.task(ref),

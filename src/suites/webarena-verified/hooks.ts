@@ -1,7 +1,7 @@
-// A WebArena-Verified episode in the browser: its network trace recorded from the start (for tasks
-// whose evaluators read one), its answer read as their structured response (an answer that is not
-// one is an invalid action), and its verdict: every evaluator of the task, with the agent-logs
-// layout written for the episode.
+// A WebArena-Verified episode in the browser: its network trace recorded from before its first
+// navigation (for tasks whose evaluators read one), its answer read as their structured response
+// (an answer that is not one is an invalid action), and its verdict: every evaluator of the task,
+// with the agent-logs layout written for the episode.
 import path from 'node:path';
 import {
   combineVerdicts,
@@ -62,15 +62,15 @@ export function verifiedHooks(o: VerifiedHookOptions): EpisodeHooks {
   };
   return {
     evaluator: VERIFIED_EVALUATOR,
-    async start({ page, task }) {
+    // from before the first navigation: the start page's own load is in the trace
+    async beforeNavigation({ context, task }) {
       const t = taskOf(task);
       // an episode abandoned without a verdict leaves its trace listening: end it here
       if (trace) await trace.stop();
       trace = null;
       // only where an evaluator reads the trace, or where the logs are written for their scorer
       if (t.eval.some((e) => e.evaluator === 'NetworkEventEvaluator') || o.logDir !== null)
-        trace = new NetworkTrace(page.context());
-      return task;
+        trace = new NetworkTrace(context);
     },
     checkAnswer: (answer) => answerError(answer),
     async score({ task, answer }) {
