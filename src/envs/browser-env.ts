@@ -612,7 +612,12 @@ export class BrowserEnv {
     const last = ep.actions[n - 1];
     if (r > 0 && last) {
       if (last.type !== 'type') {
-        if (n >= r && ep.actions.slice(-r).every((a) => isEquivalent(a, last))) {
+        // Scrolling on through a list longer than a few screens is progress, not a loop, while each
+        // scroll still shows something new (checked before the last one's page is read: the one
+        // before it moved the view); the repeat counts once a scroll changed nothing.
+        const moved =
+          last.type === 'scroll' && n >= 2 && ep.steps[n - 1]?.observation !== ep.steps[n - 2]?.observation;
+        if (n >= r && !moved && ep.actions.slice(-r).every((a) => isEquivalent(a, last))) {
           return stop('early_stop', `Early stop: Same action for ${r} times`);
         }
       } else if (ep.actions.filter((a) => isEquivalent(a, last)).length >= r) {

@@ -22,6 +22,8 @@ export interface EpisodeContext {
   intent: string;
   site: string;
   usage: { promptTokens: number; completionTokens: number };
+  /** the actions the episode's task offers: the suite's, with its page's pointer needs */
+  offers: ActionOffers;
 }
 
 /** What acting needs of its worker. */
@@ -117,7 +119,7 @@ export class Acting {
       temperature: assignment.temperature,
       // a search's later rollouts draw apart from its first, which is the plain episode's
       seed: rollout === 0 ? mixSeeds(assignment.seed, step) : mixSeeds(assignment.seed, step, rollout),
-      offers: this.worker.offers,
+      offers: context.offers,
     };
     const frames: Buffer[] = [];
     let request: TfjsActRequestMessage | ChatActRequestMessage;

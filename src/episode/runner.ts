@@ -6,6 +6,7 @@
 import type { Config } from '../config/index.js';
 import type { Action, BrowserEnv, Observation, ResetOptions, Task } from '../envs/index.js';
 import type {
+  ActionOffers,
   EpisodeResultMessage,
   EpisodeTiming,
   TaskAssignmentMessage,
@@ -26,7 +27,11 @@ export interface EpisodeWorker extends Omit<ActingWorker, 'count' | 'abandon'> {
   /** the env records episodes to the run directory (env.record_episodes) */
   recording: boolean;
   /** the suite's task for an assignment, and its labels */
-  task(assignment: TaskAssignmentMessage): { task: Task; label: ResetOptions['labels'] };
+  task(assignment: TaskAssignmentMessage): {
+    task: Task;
+    label: ResetOptions['labels'];
+    pointer?: NonNullable<ActionOffers['pointer']>;
+  };
   /** before each reset: the suite's own (a fresh site) */
   beforeReset(): Promise<void>;
   /** after each reset, which relaunches a Chromium that died */
@@ -77,7 +82,10 @@ export class EpisodeRunner {
   ): Promise<EpisodeResultMessage> {
     const { worker, acting } = this;
     const { env } = worker;
-    const { task, label } = worker.task(assignment);
+    const { task, label, pointer } = worker.task(assignment);
+    // The suite's offers, with the pointer actions this task's page needs (a drag, a point).
+    const offers: ActionOffers =
+      pointer !== undefined && pointer.length > 0 ? { ...worker.offers, pointer } : worker.offers;
     const started = performance.now();
     const envBefore = { ...env.spent };
     const own = { hostMs: 0, policyMs: 0 };
@@ -110,6 +118,7 @@ export class EpisodeRunner {
       intent: env.task?.intent ?? task.intent,
       site: task.sites[0] ?? 'general',
       usage,
+      offers,
     };
     const taking = this.strategies.filter((s) => s.takesPart(assignment));
     const before = taking.filter((s) => s.before !== undefined);
@@ -133,7 +142,7 @@ export class EpisodeRunner {
       assignment,
       config: worker.config,
       env,
-      offers: worker.offers,
+      offers,
       counters: worker.counters,
       labels: worker.labels,
       first,
@@ -229,7 +238,7 @@ export class EpisodeRunner {
       ...(record.verdict.pageReward
         ? { rawReward: record.verdict.pageReward.raw, discountedReward: record.verdict.pageReward.discounted }
         : {}),
-      offers: worker.offers,
+      offers: context.offers,
       answer: record.answer,
       horizon: assignment.horizon,
       steps: rolloutSteps(record, outcome.taken).map((s) => {

@@ -393,5 +393,9 @@ function describeKind(c: Candidate): string {
       return 'go back';
     case 'scroll':
       return 'scroll';
+    case 'drag':
+      return c.text ? `drag onto ${JSON.stringify(c.text.slice(0, 60))}` : 'drag';
+    case 'point':
+      return 'click at a point';
   }
 }

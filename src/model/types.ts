@@ -40,7 +40,15 @@ export interface ActionOffers {
   stop: boolean;
   /** `GoBack` and the other ways off the page (absent: offered); MiniWoB++'s one-page tasks offer none */
   navigation?: boolean;
+  /**
+   * The pointer actions the page needs (MiniWoB++'s, read from its code): drag → `Drag [n] [m]` and
+   * `MouseDrag`, point → `MouseClick [x] [y]`, text_selection → `MouseDrag` across a text; absent: none.
+   */
+  pointer?: PointerOffer[];
 }
+
+/** A pointer action a page needs, as a suite reads it from the page. */
+export type PointerOffer = 'drag' | 'point' | 'text_selection';
 
 /** An earlier step of the episode: the page's URL and the action, its element named by role and name. */
 export interface TrailStep {

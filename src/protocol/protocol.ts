@@ -393,6 +393,12 @@ export const ActionOffers = z.object({
    * one page, and going back leaves it; absent, offered
    */
   navigation: z.boolean().optional(),
+  /**
+   * the pointer actions the task's page needs (a suite reads it from the page: MiniWoB++'s needs.ts):
+   * `drag` offers `Drag [n] [m]` and `MouseDrag`, `point` offers `MouseClick [x] [y]`,
+   * `text_selection` offers `MouseDrag` across a text; absent, none is offered
+   */
+  pointer: z.array(z.enum(['drag', 'point', 'text_selection'])).optional(),
   /** the form of the answer: free text (absent), or WebArena-Verified's structured JSON response */
   answer: z.enum(['text', 'webarena-verified']).optional(),
 });

@@ -8,6 +8,7 @@ export { autoSuiteName, BUILT_IN_SUITES, loadSuite, SuiteError } from './registr
 export type {
   AnswerFormat,
   PageTask,
+  PointerNeed,
   Split,
   SuiteBrowser,
   SuiteContext,

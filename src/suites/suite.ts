@@ -64,6 +64,9 @@ export interface SuiteTasks {
   claims?: SiteClaims;
 }
 
+/** A pointer action a page needs (protocol's ActionOffers.pointer): a drag, a point, a text selection. */
+export type PointerNeed = 'drag' | 'point' | 'text_selection';
+
 /** The form a stop's answer takes: free text (default), or WebArena-Verified's JSON response. */
 export type AnswerFormat = 'text' | 'webarena-verified';
 
@@ -84,8 +87,11 @@ export interface SuiteHost {
   /** the origins the tasks use: what the worker's health probe asks and the browser allows */
   origins: string[];
   browser: SuiteBrowser;
-  /** the Task a ref names (as this worker's hosts serve it), with its label */
-  task(ref: TaskRef): { task: Task; label: TaskLabel };
+  /**
+   * the Task a ref names (as this worker's hosts serve it), with its label and the pointer actions
+   * its page needs beyond the suite's offers (absent: none; MiniWoB++ reads them from the page)
+   */
+  task(ref: TaskRef): { task: Task; label: TaskLabel; pointer?: PointerNeed[] };
   /** before each episode, on the host's side (MiniArena goes back to its seeded state) */
   beforeEpisode?(): Promise<void>;
   /**

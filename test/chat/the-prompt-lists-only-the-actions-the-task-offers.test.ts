@@ -1,6 +1,7 @@
 // The chat policy's instructions (prompts/*.json) list TTI's actions; a task that offers no stop
 // (MiniWoB++: the page ends each episode) gets them without the ANSWER line, one that offers no
-// navigation without the GoBack line, and nothing else changes.
+// navigation without the GoBack line, a page that needs a drag or a point gets those actions
+// (Drag, MouseDrag, MouseClick) after the others, and nothing else changes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildConversation, type EpisodeContext, loadPromptTemplates } from '../../src/model/chat/index.js';
@@ -51,5 +52,28 @@ for (const prompt of ['webarena', 'webvoyager']) {
       dropped.map((line) => line.split(':')[0]),
       ['GoBack'],
     );
+  });
+}
+
+for (const prompt of ['webarena', 'webvoyager']) {
+  test(`${prompt}: the pointer actions a page needs are listed after the others, and only for that page`, () => {
+    const plain = firstUserText({ ...ctx, offers: { stop: false } }, prompt);
+    assert.doesNotMatch(plain, /^(Drag|MouseClick|MouseDrag) \[/m, 'no page need, no pointer action');
+    const lines = (pointer: ('drag' | 'point' | 'text_selection')[]) => {
+      const text = firstUserText({ ...ctx, offers: { stop: false, pointer } }, prompt);
+      const added = text.split('\n').filter((line) => !plain.split('\n').includes(line));
+      // nothing else goes, and the added lines come right after the template's own actions
+      assert.ok(
+        plain.split('\n').every((line) => text.split('\n').includes(line)),
+        'every line stays',
+      );
+      const at = text.split('\n').indexOf(added[0] ?? '');
+      assert.match(text.split('\n')[at - 1] ?? '', /^Wait\b/, `after Wait:\n${text}`);
+      return added.map((line) => line.split(' ')[0]);
+    };
+    assert.deepEqual(lines(['drag']), ['Drag', 'MouseDrag']);
+    assert.deepEqual(lines(['point']), ['MouseClick']);
+    assert.deepEqual(lines(['text_selection']), ['MouseDrag']);
+    assert.deepEqual(lines(['drag', 'point', 'text_selection']), ['Drag', 'MouseDrag', 'MouseClick']);
   });
 }

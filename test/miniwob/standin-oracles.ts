@@ -5,7 +5,7 @@
 // untrained policy's candidates hold the oracle's action.
 import type { Action, BrowserEnv, Observation, ObservationNode, StepResult } from '../../src/envs/index.js';
 import { observationColumns } from '../../src/envs/index.js';
-import type { PolicyInput } from '../../src/model/index.js';
+import type { ActionOffers, PolicyInput } from '../../src/model/index.js';
 
 export class StandinOracleError extends Error {
   override name = 'StandinOracleError';
@@ -29,6 +29,12 @@ export function canonical(action: Action): string {
       return `Select [${action.elementId}] [${action.option}]`;
     case 'scroll':
       return `Scroll [${action.direction}]`;
+    case 'drag':
+      return `Drag [${action.fromId}] [${action.toId}]`;
+    case 'mouse_click':
+      return `MouseClick [${action.x}] [${action.y}]`;
+    case 'mouse_drag':
+      return `MouseDrag [${action.fromX}] [${action.fromY}] [${action.toX}] [${action.toY}]`;
     default:
       throw new StandinOracleError(`the oracles do not ${action.type}`);
   }
@@ -47,6 +53,8 @@ export class PageDriver {
     first: Observation,
     readonly intent: string,
     private readonly viewport: { width: number; height: number },
+    /** what the task offers (a page's pointer needs among them) */
+    readonly offers: ActionOffers = { stop: false },
   ) {
     this.obs = first;
     this.observations = [first];
@@ -72,7 +80,7 @@ export class PageDriver {
         step: this.steps.length,
         horizon: 30,
         note: this.obs.notes.length > 0 ? this.obs.notes.join('\n') : null,
-        offers: { stop: false },
+        offers: this.offers,
       },
       action: text,
     });

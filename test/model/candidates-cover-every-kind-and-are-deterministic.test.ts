@@ -45,6 +45,8 @@ test('candidates are deterministic and every action parses as TTI action of its 
       answer: 'stop',
       back: 'go_back',
       scroll: 'scroll',
+      drag: c.action.startsWith('MouseDrag') ? 'mouse_drag' : 'drag',
+      point: 'mouse_click',
     }[c.kind];
     assert.equal(parsed.type, expected, c.action);
     assert.equal(actionOfReply(`Thought: x\nAction: ${c.action}`), c.action);

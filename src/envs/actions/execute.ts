@@ -39,7 +39,8 @@ const SELECT_OPTION_FN = `function (wanted) {
   if (option === undefined)
     return 'it has no option ' + JSON.stringify(wanted) + ' (options: ' + options.map((o) => JSON.stringify(o.text.trim())).join(', ') + ')';
   select.focus();
-  option.selected = true;
+  // A <select multiple> keeps its other choices: the option is toggled, as a ctrl-click does.
+  option.selected = select.multiple ? !option.selected : true;
   select.dispatchEvent(new Event('input', { bubbles: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
   return null;
@@ -77,6 +78,99 @@ function center(elements: ReadonlyMap<string, ElementRef>, id: string): { x: num
   const [x, y, w, h] = el.bounds;
   return { x: x + w / 2, y: y + h / 2 };
 }
+
+/**
+ * Brings an element into view when its centre is hidden (a list item scrolled out of its list's
+ * box, a row below the fold), as BrowserGym's and Playwright's click do, and returns its centre
+ * then; null when the centre is in view already (nothing moves; a cover over it stays the page's).
+ */
+const REVEAL_FN = `function () {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (el === null) return null;
+  const at = () => { const b = el.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; };
+  const inside = (x, y, b) => x >= b.left && x < b.right && y >= b.top && y < b.bottom;
+  const hidden = (x, y) => {
+    if (!inside(x, y, { left: 0, top: 0, right: innerWidth, bottom: innerHeight })) return true;
+    for (let a = el.parentElement; a !== null && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      const clips = style.overflowY !== 'visible' || style.overflowX !== 'visible' || a instanceof HTMLSelectElement;
+      if (clips && !inside(x, y, a.getBoundingClientRect())) return true;
+    }
+    return false;
+  };
+  const [x, y] = at();
+  if (!hidden(x, y)) return null;
+  el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  return at();
+}`;
+/**
+ * Scrolls the window by `share` of its height, up (-1) or down (1); a page that cannot scroll that
+ * way but keeps its content in a scroll box of its own (a results list with overflow: auto) scrolls
+ * the largest such box in view instead, by `share` of the box's height, as a wheel over it would.
+ */
+const SCROLL_FN = `function (dir, share) {
+  const can = (el) => dir > 0 ? el.scrollTop + el.clientHeight < el.scrollHeight - 1 : el.scrollTop > 0;
+  const page = document.scrollingElement || document.body;
+  if (can(page)) { page.scrollTop = page.scrollTop + dir * innerHeight * share; return; }
+  let best = null;
+  let area = 0;
+  for (const el of document.querySelectorAll('*')) {
+    if (el === page || el.scrollHeight <= el.clientHeight + 1 || !can(el)) continue;
+    const style = getComputedStyle(el);
+    if (style.overflowY !== 'auto' && style.overflowY !== 'scroll') continue;
+    const r = el.getBoundingClientRect();
+    const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+    const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+    if (w * h > area) { best = el; area = w * h; }
+  }
+  if (best !== null) best.scrollTop = best.scrollTop + dir * best.clientHeight * share;
+}`;
+
+/** Calls `fn` on element `id` in the page and returns its value; undefined when that cannot be done. */
+async function callOn(
+  session: EpisodeSession,
+  elements: ReadonlyMap<string, ElementRef>,
+  id: string,
+  fn: string,
+): Promise<unknown> {
+  const el = elements.get(id);
+  if (!el) return undefined;
+  try {
+    const client = await session.client();
+    const { object } = await client.send('DOM.resolveNode', { backendNodeId: el.backendNodeId });
+    if (object.objectId === undefined) return undefined;
+    try {
+      const res = await client.send('Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        functionDeclaration: fn,
+        returnByValue: true,
+      });
+      return res.result.value;
+    } finally {
+      await client.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    }
+  } catch {
+    // the page moved on under us: the caller does as the observation says
+    return undefined;
+  }
+}
+
+/** The point a click on element `id` goes to: its centre, after scrolling it into view if it is hidden there. */
+async function clickPoint(
+  session: EpisodeSession,
+  elements: ReadonlyMap<string, ElementRef>,
+  id: string,
+): Promise<{ x: number; y: number }> {
+  const c = center(elements, id);
+  const v = await callOn(session, elements, id, REVEAL_FN);
+  return Array.isArray(v) && v.length === 2 ? { x: Number(v[0]), y: Number(v[1]) } : c;
+}
+
+/** A field where Enter adds a line (a <textarea>, an editable block) rather than submitting. */
+const MULTILINE_FN = `function () {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  return el !== null && (el instanceof HTMLTextAreaElement || el.isContentEditable);
+}`;
 
 /**
  * Where a drag onto an element lets go: past the target's centre by a quarter of its size, in the
@@ -123,7 +217,7 @@ export async function executeAction(
   const page = session.current;
   switch (action.type) {
     case 'click': {
-      const c = center(elements, action.elementId);
+      const c = await clickPoint(session, elements, action.elementId);
       await page.mouse.click(c.x, c.y);
       return;
     }
@@ -133,19 +227,24 @@ export async function executeAction(
       return;
     }
     case 'type': {
-      const c = center(elements, action.elementId);
+      const c = await clickPoint(session, elements, action.elementId);
       await page.mouse.click(c.x, c.y);
+      // TTI's Type (clear, type, Enter) always presses Enter: in a multi-line field that adds a line
+      // to the text rather than submitting it (a reply's body), so there it is left out.
+      const enter =
+        action.pressEnter &&
+        !(action.clearFirst && (await callOn(session, elements, action.elementId, MULTILINE_FN)) === true);
       if (action.clearFirst) {
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.press('Backspace');
       }
       if (opts.typing === 'insert') {
         if (action.text !== '') await page.keyboard.insertText(action.text);
-        if (action.pressEnter) await page.keyboard.press('Enter');
+        if (enter) await page.keyboard.press('Enter');
         return;
       }
       // keyboard.type turns "\n" into Enter, as WebArena's appended newline does.
-      await page.keyboard.type(action.pressEnter ? `${action.text}\n` : action.text);
+      await page.keyboard.type(enter ? `${action.text}\n` : action.text);
       return;
     }
     case 'select_option':
@@ -174,7 +273,6 @@ export async function executeAction(
       return;
     }
     case 'scroll': {
-      const sign = action.direction === 'up' ? '-' : '+';
       if (action.elementId) {
         const c = center(elements, action.elementId);
         await page.mouse.move(c.x, c.y);
@@ -182,9 +280,8 @@ export async function executeAction(
         await page.mouse.wheel(0, ((action.direction === 'up' ? -1 : 1) * h * 2) / 3);
         return;
       }
-      const amount = action.by === 'page' ? 'window.innerHeight' : '(window.innerHeight * 2 / 3)';
       await page.evaluate(
-        `(document.scrollingElement || document.body).scrollTop = (document.scrollingElement || document.body).scrollTop ${sign} ${amount};`,
+        `(${SCROLL_FN})(${action.direction === 'up' ? -1 : 1}, ${action.by === 'page' ? 1 : 2 / 3})`,
       );
       return;
     }

@@ -142,10 +142,14 @@ interface SnapshotDocument {
     pseudoType?: { index: number[] };
     isClickable?: { index: number[] };
   };
-  layout: { nodeIndex: number[]; bounds: number[][] };
+  /** styles: per layout box, indices into `strings` of the computed styles asked for (cursor) */
+  layout: { nodeIndex: number[]; bounds: number[][]; styles?: number[][] };
   scrollOffsetX?: number;
   scrollOffsetY?: number;
 }
+
+/** How far above a pointer-cursor text its click listener may sit (text → span → cell → row). */
+const ROW_DEPTH = 4;
 
 /** What one layout snapshot says of the measured nodes: their boxes and Chrome's isClickable. */
 interface SnapshotReading {
@@ -158,10 +162,13 @@ interface SnapshotReading {
  * document coordinates, so the scroll offset comes off. A node with no layout box measures
  * [0,0,0,0] as getBoundingClientRect says for it; pseudo elements (list markers) stay unknown,
  * as resolveNode cannot reach them in WebArena's way. A text node is clickable when its parent
- * element is: a `<span>` with a click listener shows in the tree as its text (StaticText).
+ * element is: a `<span>` with a click listener shows in the tree as its text (StaticText). It is
+ * also when it shows the pointer cursor and an element above it takes clicks: an inbox's row
+ * (`cursor: pointer`, its listener on the row's `<div>`, which the tree leaves out) shows only as
+ * its texts, and a click on any of them opens the message.
  */
 async function readSnapshot(
-  pending: Promise<{ documents: SnapshotDocument[] }>,
+  pending: Promise<{ documents: SnapshotDocument[]; strings?: string[] }>,
   backendIds: number[],
 ): Promise<SnapshotReading> {
   const snap = await pending;
@@ -197,6 +204,18 @@ async function readSnapshot(
     ]);
   });
   const TEXT_NODE = 3;
+  const strings = snap.strings ?? [];
+  const pointer = new Set<number>();
+  doc.layout.nodeIndex.forEach((ni, li) => {
+    const cursor = doc.layout.styles?.[li]?.[0];
+    if (cursor !== undefined && strings[cursor] === 'pointer') pointer.add(ni);
+  });
+  /** An element above `ni` takes clicks (a few levels: a row's texts sit in spans inside it). */
+  const clickedAbove = (ni: number): boolean => {
+    let a = parents[ni] ?? -1;
+    for (let k = 0; a >= 0 && k < ROW_DEPTH; k++, a = parents[a] ?? -1) if (clickable.has(a)) return true;
+    return false;
+  };
   return {
     bounds: backendIds.map((id) => {
       const ni = known.get(id);
@@ -210,7 +229,8 @@ async function readSnapshot(
       if (ni === undefined) return false;
       if (clickable.has(ni)) return true;
       const parent = parents[ni] ?? -1;
-      return types[ni] === TEXT_NODE && parent >= 0 && clickable.has(parent);
+      if (types[ni] !== TEXT_NODE || parent < 0) return false;
+      return clickable.has(parent) || ((pointer.has(ni) || pointer.has(parent)) && clickedAbove(ni));
     }),
   };
 }
@@ -263,7 +283,7 @@ function viewportRatio(
   return formula === 'webarena' ? ((ow * oh) / w) * h : (ow * oh) / (w * h);
 }
 
-const SNAPSHOT_PARAMS = { computedStyles: [], includeDOMRects: false };
+const SNAPSHOT_PARAMS = { computedStyles: ['cursor'], includeDOMRects: false };
 
 /** Fetches the AX tree with bounds and applies WebArena's viewport pruning. */
 export async function fetchAxTree(
@@ -277,6 +297,7 @@ export async function fetchAxTree(
   const tree = client.send('Accessibility.getFullAXTree', {}) as Promise<{ nodes: CdpAxNode[] }>;
   const snapshot = client.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS) as Promise<{
     documents: SnapshotDocument[];
+    strings?: string[];
   }>;
   // Awaited below; when the tree request fails first, the snapshot's rejection is not left unhandled.
   snapshot.catch(() => {});

@@ -64,7 +64,13 @@ export interface EpisodeContext {
   /** screenshot URLs (data: URLs or file paths) by step index; steps without one have none */
   images: ReadonlyMap<number, string>;
   /** the actions the task offers beyond the page's own (absent: stop is offered) */
-  offers?: { stop: boolean; navigation?: boolean; answer?: 'text' | 'webarena-verified' };
+  offers?: {
+    stop: boolean;
+    navigation?: boolean;
+    answer?: 'text' | 'webarena-verified';
+    /** the pointer actions the page needs (a drag, a point, a text selection); absent: none */
+    pointer?: readonly ('drag' | 'point' | 'text_selection')[];
+  };
 }
 
 /** The line of the instructions that offers ANSWER (stop): it starts so in every template. */
@@ -104,6 +110,37 @@ function offeredOnly(text: string, offers: EpisodeContext['offers']): string {
     .join('\n');
 }
 
+/** The action lines of the pointer actions, by the page's need; the templates have none of their own. */
+const POINTER_LINES = {
+  drag: [
+    'Drag [n] [m]: press on element n, move onto element m and release it there.',
+    'MouseDrag [x1] [y1] [x2] [y2]: press at point (x1, y1), move to (x2, y2) and release (CSS pixels from the top left of the page as shown).',
+  ],
+  point: ['MouseClick [x] [y]: click at point (x, y) (CSS pixels from the top left of the page as shown).'],
+  text_selection: [
+    'MouseDrag [x1] [y1] [x2] [y2]: press at point (x1, y1), move to (x2, y2) and release (CSS pixels from the top left of the page as shown); across a text it selects the text.',
+  ],
+} as const;
+/** The last of the templates' own action lines, after which the pointer lines go. */
+const ACTION_LINE = /^(Click|Type|Scroll|GoBack|Wait|Hover|Select)\b/;
+
+/** The instructions with the pointer actions the page needs (MiniWoB++'s drag and point pages) after the others. */
+function withPointer(text: string, offers: EpisodeContext['offers']): string {
+  const needs = offers?.pointer ?? [];
+  if (needs.length === 0) return text;
+  // one MouseDrag line: the drag's wording covers selecting a text too
+  const added = [...new Set(needs.flatMap((n) => POINTER_LINES[n]))].filter(
+    (line, k, all) => !line.startsWith('MouseDrag') || all.findIndex((l) => l.startsWith('MouseDrag')) === k,
+  );
+  const lines = text.split('\n');
+  let at = -1;
+  lines.forEach((line, k) => {
+    if (ACTION_LINE.test(line)) at = k;
+  });
+  lines.splice(at < 0 ? lines.length : at + 1, 0, ...added);
+  return lines.join('\n');
+}
+
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 }
@@ -129,7 +166,7 @@ export function buildConversation(t: PromptTemplates, ctx: EpisodeContext, maxIm
   const hint = t.hint[ctx.site] ?? t.hint.general ?? '';
   const initial = answerFormatted(
     t,
-    offeredOnly(fill(t.initial, { task_goal: ctx.intent, hint }), ctx.offers),
+    withPointer(offeredOnly(fill(t.initial, { task_goal: ctx.intent, hint }), ctx.offers), ctx.offers),
     ctx.offers,
   ).trimEnd();
   const withImages = [...ctx.images.keys()]

@@ -2,7 +2,13 @@
 // server for a local copy of its html/ folder, and the suite itself.
 export { MINIWOB_EVALUATOR, type MiniwobHookOptions, miniwobHooks } from './hooks.js';
 export type { MiniwobTaskNeeds, PageNeed } from './needs.js';
-export { describeMissing, miniwobNeedsOfConfig, miniwobTaskNeeds, pageNeeds } from './needs.js';
+export {
+  describeMissing,
+  miniwobNeedsOfConfig,
+  miniwobTaskNeeds,
+  pageNeeds,
+  pointerOffers,
+} from './needs.js';
 export type { MiniwobPageResult } from './page.js';
 export { MiniwobProtocolError, readMiniwobResult, sameTaskPage, startMiniwobEpisode } from './page.js';
 export type { MiniwobServer } from './serve.js';

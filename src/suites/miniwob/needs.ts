@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/index.js';
+import type { PointerNeed } from '../suite.js';
 import { resolveMiniwobTasks } from './tasks.js';
 
 export type PageNeed = 'drag' | 'point' | 'stroke' | 'text_selection';
@@ -92,6 +93,14 @@ export function pageNeeds(code: string): MiniwobTaskNeeds {
 /** The needs of each task of a local html/ folder. */
 export function miniwobTaskNeeds(htmlDir: string, names: readonly string[]): Map<string, MiniwobTaskNeeds> {
   return new Map(names.map((name) => [name, pageNeeds(pageCode(path.resolve(htmlDir), name))]));
+}
+
+/** The pointer actions to offer on a page with these needs (a stroke has none: no action draws one). */
+export function pointerOffers(needs: MiniwobTaskNeeds): PointerNeed[] {
+  const out: PointerNeed[] = [];
+  for (const { need, offeredBy } of needs.needs)
+    if (offeredBy !== null && need !== 'stroke' && !out.includes(need)) out.push(need);
+  return out;
 }
 
 /** One line per task the action set cannot do, for logs and the eval's text output. */

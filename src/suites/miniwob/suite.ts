@@ -2,9 +2,9 @@
 // folder served on loopback (or a served one), BrowserGym's page (332×214, its flags in the text, no
 // stop offered unless configured) and the page's own episode, end and reward.
 import { labelKey, refusedUrl, type TaskLabels } from '../../envs/index.js';
-import type { SuiteHost, SuiteWorkerContext, TaskSuite } from '../suite.js';
+import type { PointerNeed, SuiteHost, SuiteWorkerContext, TaskSuite } from '../suite.js';
 import { miniwobHooks } from './hooks.js';
-import { describeMissing, miniwobTaskNeeds } from './needs.js';
+import { describeMissing, miniwobTaskNeeds, pointerOffers } from './needs.js';
 import { serveMiniwobDir } from './serve.js';
 import { MINIWOB_VIEWPORT, miniwobTask, parseMiniwobTaskId } from './task.js';
 import { miniwobTaskFile, miniwobTaskIds, resolveMiniwobTasks } from './tasks.js';
@@ -28,6 +28,18 @@ async function startMiniwob(ctx: SuiteWorkerContext): Promise<SuiteHost> {
     throw new Error(
       `env.miniwob.url: ${refused}; for a local html/ folder set env.miniwob.dir (served on loopback)`,
     );
+  // The pointer actions each page needs, read from its code once (a local folder only: a served one
+  // cannot be read ahead); they are offered on that page's episodes alone.
+  const pointers = new Map<string, PointerNeed[]>();
+  const pointerOf = (name: string): PointerNeed[] => {
+    if (m.dir === null) return [];
+    let p = pointers.get(name);
+    if (p === undefined) {
+      p = pointerOffers(miniwobTaskNeeds(m.dir, [name]).get(name)!);
+      pointers.set(name, p);
+    }
+    return p;
+  };
   return {
     origins: [new URL(htmlBase).origin],
     browser: {
@@ -41,10 +53,14 @@ async function startMiniwob(ctx: SuiteWorkerContext): Promise<SuiteHost> {
         removeHumanDisplay: m.remove_human_display,
       }),
     },
-    task: (ref) => ({
-      task: miniwobTask(htmlBase, ref.id, ref.file),
-      label: { template: parseMiniwobTaskId(ref.id).name, tier: null },
-    }),
+    task: (ref) => {
+      const { name } = parseMiniwobTaskId(ref.id);
+      return {
+        task: miniwobTask(htmlBase, ref.id, ref.file),
+        label: { template: name, tier: null },
+        pointer: pointerOf(name),
+      };
+    },
     outage: async () =>
       ctx.log.warn('host-down needs the embedded MiniArena; the MiniWoB++ pages are left alone'),
     close: async () => {
