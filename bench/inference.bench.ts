@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { featuresOf, type PolicyFeatures } from '../src/model/without-tfjs.js';
-import { Inbound } from '../src/protocol/protocol.js';
+import { Inbound } from '../src/protocol/index.js';
 import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
 import { cliEntry, projectRoot } from '../src/util/paths.js';

@@ -7,7 +7,7 @@
 import * as zmq from 'zeromq';
 import type { z } from 'zod';
 import { type CurveSocketKeys, curveOptions } from './curve.js';
-import { type Decoded, decode, encode } from './protocol.js';
+import { type Decoded, decode, encode } from './codec.js';
 import { DEFAULT_LIMITS, frameLimit, limitOptions, type SocketLimits } from './socket-limits.js';
 
 export interface SocketTuning {
