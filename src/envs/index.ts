@@ -10,8 +10,9 @@ export { BrowserNotFoundError, findChromium } from './browser/find-chromium.js';
 export type { LaunchOptions } from './browser/launch.js';
 export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
 export { refusedUrl, WEB_SCHEMES } from './browser/navigation.js';
-export type { BrowserEnvConfig, ResetOptions, StepInfo, StepResult } from './browser-env.js';
+export type { StepInfo, StepResult } from './browser-env.js';
 export { BrowserEnv, EpisodeSetupError, RECHECK_NOTE } from './browser-env.js';
+export type { BrowserEnvConfig, ResetOptions } from './env-config.js';
 export type { EpisodeEnd, EpisodeHooks, EpisodeStart } from './episode-hooks.js';
 export {
   type EvaluatorResult,
