@@ -4,18 +4,17 @@
 // env worker has the page at hand; done there, the inference worker (one per GPU) runs only the
 // network (docs/model.md, "Speed"). Loads no TensorFlow.js, so env workers can import it.
 import { type ActionKind, type Candidate, KINDS, SOURCES, type TextSource } from './candidates.js';
+import { type EncodedObservation, encodeObservation } from './encode.js';
 import {
   type Bags,
   CANDIDATE_BAGS,
   DEFAULT_BUCKETS,
-  type EncodedObservation,
-  encodeObservation,
   OBSERVATION_BAGS,
   OBSERVATION_SCALAR_SIZE,
   OBSERVATION_SCALARS,
   SCALAR_SIZE,
   TOKEN_FLAG_SIZE,
-} from './encode.js';
+} from './layout.js';
 import { redundantActions } from './trail.js';
 import type { PolicyInput } from './types.js';
 
