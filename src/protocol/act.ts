@@ -1,16 +1,8 @@
 // The act socket: an env worker asks for the policy's action on its page (env DEALER → inference
 // ROUTER), and inference answers with the reply it chose and the policy version that chose it.
 import { z } from 'zod';
-import {
-  Count,
-  flagColumn,
-  intColumn,
-  numberColumn,
-  Speaker,
-  stringColumn,
-  TokenUsage,
-  WorkerId,
-} from './fields.js';
+import { Count, flagColumn, intColumn, Speaker, stringColumn, TokenUsage, WorkerId } from './fields.js';
+import { ModelInput } from './model-input.js';
 
 // --- act: env DEALER → inference ROUTER ----------------------------------------------------------
 
@@ -76,42 +68,6 @@ export const Observation = z.object({
 });
 export type Observation = z.infer<typeof Observation>;
 
-const WireBag = z.object({ tok: intColumn, off: intColumn });
-/** one candidate action as the encoder made it (src/model/candidates.ts) */
-const WireCandidate = z.object({
-  kind: z.string(),
-  action: z.string(),
-  node: z.number().int(),
-  text: z.string(),
-  source: z.string(),
-});
-
-/**
- * A trainable policy's encoded observation, made by the env worker (src/model/features.ts) so the
- * inference worker runs only the network. The shapes are checked where it is decoded, against the
- * policy's own sizes; here, only that every column is numbers.
- */
-export const PolicyFeatures = z.object({
-  buckets: z.number().int().positive(),
-  T: Count,
-  candidates: z.array(WireCandidate),
-  kind: intColumn,
-  /** per candidate (src/model/encode.ts CANDIDATE_BAGS) */
-  bags: z.object({ self: WireBag, context: WireBag, label: WireBag, argument: WireBag, value: WireBag }),
-  /** per observation (OBSERVATION_BAGS) */
-  observationBags: z.object({ url: WireBag, title: WireBag, history: WireBag, last: WireBag }),
-  scalars: numberColumn,
-  matchSelf: intColumn,
-  matchContext: intColumn,
-  matchArgument: intColumn,
-  matchLabel: intColumn,
-  taskTok: intColumn,
-  taskFlags: numberColumn,
-  observationScalars: numberColumn,
-  excluded: intColumn,
-});
-export type PolicyFeatures = z.infer<typeof PolicyFeatures>;
-
 /** The actions a task offers beyond the page's own; absent, everything is (stop included). */
 export const ActionOffers = z.object({
   /** `stop [answer]` / `ANSWER [text]`: MiniWoB++'s pages end episodes themselves and offer none */
@@ -157,8 +113,8 @@ export const TfjsActRequest = z.object({
   /** the URL of each earlier step and its action with the element named by role and name
    * (src/model/trail.ts), oldest first */
   trail: z.array(z.object({ url: z.string(), action: z.string() })),
-  /** this step's encoded observation (absent: inference encodes it) */
-  features: PolicyFeatures.optional(),
+  /** this step's page as the model encoded it, in raw frames of the model's layout (absent: inference encodes it) */
+  modelInput: ModelInput.optional(),
 });
 /** An act request for a chat policy: it is stateless, so the request carries the episode's context. */
 export const ChatActRequest = z.object({

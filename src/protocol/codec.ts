@@ -15,10 +15,12 @@ import { fastCheck } from './validate.js';
  * Bumped when a message changes shape, so an older peer gets a clear refusal rather than its
  * messages failing validation one by one. 2: trajectories and act requests name their sender and key.
  * 3: an act request says which kind of policy it is for (`policy`), and carries that kind's inputs.
+ * 4: the trainable policy's inputs travel as frames of a layout the model owns (`modelInput`), no
+ * longer as the featurizer's columns in the header.
  * An added optional field (an episode result's `timing`) keeps the version: an older peer drops it
  * (zod strips unknown keys) and a newer one takes a result without it.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 // --- encoding ------------------------------------------------------------------------------------
 

@@ -30,12 +30,6 @@ export const flagColumn = z.custom<number[]>((v) => {
 export const Count = z.number().int().nonnegative();
 /** a chat model's token usage (chat policies only) */
 export const TokenUsage = z.object({ promptTokens: Count, completionTokens: Count });
-/** a column of finite numbers */
-export const numberColumn = z.custom<number[]>((v) => {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'number' || !Number.isFinite(v[i])) return false;
-  return true;
-}, 'expected an array of finite numbers');
 
 /**
  * The key a worker's message speaks with (speaker-proof.ts): in a run whose sockets take CURVE, the

@@ -7,6 +7,7 @@ export * from './control.js';
 export * from './curve.js';
 export * from './episode-timing.js';
 export * from './inbound.js';
+export * from './model-input.js';
 export * from './register-proof.js';
 export * from './socket-limits.js';
 export * from './speaker-proof.js';
