@@ -42,14 +42,7 @@ export { type EncodedObservation, encodeObservation, padBatch } from './encode.j
 export { candidatesWithEvidence, countedWords } from './evidence.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures, taskProgress } from './features.js';
 export { DEFAULT_BUCKETS, SCALAR_SIZE, SCALARS } from './layout.js';
-export {
-  FEATURES_LAYOUT,
-  FEATURES_LAYOUT_VERSION,
-  ModelInputError,
-  type ModelInputRef,
-  packModelInput,
-  unpackModelInput,
-} from './model-input.js';
+export * from './model-input.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export { imitatedSteps, overwrittenEdits } from './overwritten.js';
 export {

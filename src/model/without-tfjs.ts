@@ -5,13 +5,6 @@
 export { CheckpointStore } from './checkpoint-store.js';
 export { candidatesWithEvidence, countedWords } from './evidence.js';
 export { featuresOf, type PolicyFeatures, taskProgress } from './features.js';
-export {
-  FEATURES_LAYOUT,
-  FEATURES_LAYOUT_VERSION,
-  ModelInputError,
-  type ModelInputRef,
-  packModelInput,
-  unpackModelInput,
-} from './model-input.js';
+export * from './model-input.js';
 export { actionSignature } from './trail.js';
 export type { PolicyInput, TrailStep } from './types.js';

@@ -122,7 +122,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
         if (!refusalsLogged.has(layout) && refusalsLogged.size < 8) {
           refusalsLogged.add(layout);
           ctx.log.warn(
-            `an env worker's features (${layout}) were not used: ${(error as Error).message}; encoding here`,
+            `an env worker's features were not used (${layout}: ${(error as Error).message}); encoding here`,
           );
         }
       }
