@@ -2,7 +2,7 @@
 // (file, presets, --set) with errors that name the file, the key and the value.
 export * from './load.js';
 export * from './owners.js';
-export { BEFORE_REMOVAL, REMOVED_KEYS } from './removed.js';
+export { REMOVED_KEYS, REMOVED_VALUES } from './removed.js';
 export * from './schema.js';
 export type { Rule, Section } from './section.js';
 export { SECTIONS } from './sections/index.js';

@@ -6,7 +6,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { z } from 'zod';
 import { projectRoot } from '../util/index.js';
 import { ownedKeys } from './owners.js';
-import { BEFORE_REMOVAL, dropRemovedKeys } from './removed.js';
+import { dropRemovedKeys } from './removed.js';
 import { Config } from './schema.js';
 
 export class ConfigError extends Error {
@@ -64,8 +64,8 @@ export function resolveConfig(tree: unknown, source: string): Config {
   if (removed.length > 0)
     throw new ConfigError(
       `config ${source} sets keys tti no longer has:\n${removed.map((p) => `  - ${p}`).join('\n')}\n` +
-        `A run directory written before they went cannot resume as it ran: resume it with tti at ${BEFORE_REMOVAL} ` +
-        '(git history), or delete these keys from its config.yaml to go on without them.',
+        'A run directory written before they went cannot resume as it ran: resume it with tti at the commit ' +
+        'each names (git history), or delete these keys from its config.yaml to go on without them.',
     );
   const parsed = Config.safeParse(kept ?? {});
   if (parsed.success) return parsed.data;

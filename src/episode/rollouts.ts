@@ -18,7 +18,6 @@ export const SEARCH_METRICS = {
   searchRollouts: 'rollouts',
   searchCells: 'pages found',
   searchDiverged: 'ways back that diverged',
-  searchByUrl: 'ways back by URL',
   searchSuccesses: 'successes',
   searchSuccessesAfterDeadEnds: 'successes after dead ends',
 } as const;
@@ -33,19 +32,16 @@ export interface RolloutSearch {
     rollout: number,
     avoid: ReadonlySet<string> | undefined,
   ): Promise<Decision>;
-  progress?(page: Observation, taken: readonly Taken[]): number;
 }
 
 /** How cells are drawn (collect.search_rank). */
 function rankOf(collect: Episode['config']['collect']): CellRank {
   if (collect.search_rank === 'value') return { by: 'value', temperature: collect.search_value_temperature };
-  if (collect.search_rank === 'progress')
-    return { by: 'progress', temperature: collect.search_progress_temperature };
   return { by: 'visits' };
 }
 
 export async function searchRollouts(episode: Episode, o: RolloutSearch): Promise<Outcome> {
-  const { assignment, config, offers, labels } = episode;
+  const { assignment, config, labels } = episode;
   const { collect } = config;
   let rollout = 0;
   const searched = await branchSearch({
@@ -54,7 +50,6 @@ export async function searchRollouts(episode: Episode, o: RolloutSearch): Promis
     horizon: assignment.horizon,
     rank: rankOf(collect),
     pick: o.pick,
-    revisitByUrl: collect.search_by_url && offers.navigation !== false,
     random: new SeededRandom(mixSeeds(assignment.seed, 0x5ea5c4)).next,
     start: async (k) => {
       rollout = k;
@@ -62,32 +57,27 @@ export async function searchRollouts(episode: Episode, o: RolloutSearch): Promis
     },
     step: (action, policyVersion) => episode.step(action, policyVersion),
     act: (page, taken, avoid) => o.act(page, taken, rollout, avoid),
-    ...(o.progress ? { progress: o.progress } : {}),
     onRollout: (s) => {
       labels.search =
         `${s.rollouts} rollouts, ${s.cells} pages, depth ${s.deepest}` +
-        (s.bestValue === null ? '' : `, best value ${s.bestValue.toFixed(2)}`) +
-        (s.bestProgress === null ? '' : `, best progress ${s.bestProgress.toFixed(2)}`);
+        (s.bestValue === null ? '' : `, best value ${s.bestValue.toFixed(2)}`);
     },
   });
   delete labels.search;
   episode.count('searchRollouts', searched.stats.rollouts);
   episode.count('searchCells', searched.stats.cells);
   episode.count('searchDiverged', searched.stats.diverged);
-  episode.count('searchByUrl', searched.stats.byUrl);
   // What the search left unfinished goes; the last finished rollout is what it reports.
   await episode.env.abandon();
   if (searched.success) {
-    // how often a success came after dead ends: what an exploratory trajectory could teach
+    // how often a success came after dead ends: what episodes from the start would have missed
     episode.count('searchSuccesses');
-    if (searched.rollouts.length > 1) episode.count('searchSuccessesAfterDeadEnds');
+    if (searched.stats.rollouts > 1) episode.count('searchSuccessesAfterDeadEnds');
   }
   return {
     record: searched.record,
     taken: searched.taken,
     envSteps: searched.stats.envSteps,
-    revisited: searched.revisited,
-    rollouts: searched.rollouts,
     search: searched.stats,
   };
 }

@@ -1,7 +1,7 @@
 // The episode: reset the task's host, then observe, act (the policy, asked over the act socket),
 // execute, and again until the env ends it with a scored record (its verdict); then the
 // trajectory goes to replay and the result to the supervisor. A strategy (src/strategies) may
-// decide before the policy, run the episode as a search of rollouts, or change what is kept.
+// decide before the policy, or run the episode as a search of rollouts.
 
 import type { Config } from '../config/index.js';
 import type { Action, BrowserEnv, Observation, ResetOptions, Task } from '../envs/index.js';
@@ -159,8 +159,7 @@ export class EpisodeRunner {
     };
 
     const runner = taking.find((s) => s.run !== undefined);
-    let outcome = runner ? await runner.run!(episode) : await plainEpisode(episode);
-    for (const s of taking) if (s.keep) outcome = s.keep(episode, outcome);
+    const outcome = runner ? await runner.run!(episode) : await plainEpisode(episode);
 
     const { record, taken } = outcome;
     const reward = record?.verdict.success ? 1 : 0;
@@ -232,8 +231,8 @@ export class EpisodeRunner {
         : {}),
       offers: worker.offers,
       answer: record.answer,
-      horizon: Math.max(assignment.horizon, outcome.kept?.length ?? 0),
-      steps: (outcome.kept ?? rolloutSteps(record, outcome.taken, outcome.revisited ?? 0)).map((s) => {
+      horizon: assignment.horizon,
+      steps: rolloutSteps(record, outcome.taken).map((s) => {
         const wire = s.taken ? acting.wireOf(s.taken.observation) : null;
         return {
           observation: s.observation,

@@ -1,13 +1,13 @@
 // What a collection or evaluation strategy plugs into the episode runner with (src/strategies):
-// a decision before the policy's (stop probes), a run of its own in place of the plain loop (a
-// search), or what is kept of a finished episode (exploratory keep). A strategy says which
+// a decision before the policy's (stop probes), or a run of its own in place of the plain loop (a
+// search). A strategy says which
 // counters it keeps, in words, and what it adds to the episode's result (`search`).
 
 import type { Config } from '../config/index.js';
 import type { Action, BrowserEnv, EpisodeRecord, Observation, StepResult } from '../envs/index.js';
 import type { PolicyFeatures, PolicyInput } from '../model/without-tfjs.js';
 import type { ActionOffers, TaskAssignmentMessage } from '../protocol/index.js';
-import type { Decision, Rollout, RolloutStep, SearchStats, Taken } from '../search/index.js';
+import type { Decision, SearchStats, Taken } from '../search/index.js';
 import type { DecideOptions } from './acting.js';
 
 /** What an episode came to: what its trajectory and its result are made from. */
@@ -18,14 +18,8 @@ export interface Outcome {
   taken: Taken[];
   /** what the episode cost in env steps: a search's replayed and acted steps all count */
   envSteps: number;
-  /** the first steps of `taken` that the record holds as one goto */
-  revisited?: number;
-  /** a search's rollouts, in the order taken, the reported one last */
-  rollouts?: readonly Rollout[];
-  /** the steps the trajectory keeps instead of the record's (exploratory keep) */
-  kept?: RolloutStep[];
   /** a search's work: the result's `search` extra */
-  search?: SearchStats & { backSteps?: number };
+  search?: SearchStats;
 }
 
 /** One episode as a strategy sees it. */
@@ -68,6 +62,4 @@ export interface Strategy {
   before?(episode: Episode, page: Observation, taken: readonly Taken[]): Promise<Preempt | null>;
   /** Runs the episode in place of the plain loop; the first strategy taking part that has one runs. */
   run?(episode: Episode): Promise<Outcome>;
-  /** What is kept of the finished episode. */
-  keep?(episode: Episode, outcome: Outcome): Outcome;
 }

@@ -36,7 +36,7 @@ export interface EpisodeOutcome {
   /** a chat policy's tokens over the episode */
   usage?: { promptTokens: number; completionTokens: number } | undefined;
   /** a search's work (collect.search); `steps` then counts all its env steps */
-  search?: { rollouts: number; backSteps?: number | undefined } | undefined;
+  search?: { rollouts: number } | undefined;
   /** the env worker that ran it, how long it ran, and where that time went (ms) */
   workerId?: string | undefined;
   durationMs?: number | undefined;

@@ -1,5 +1,5 @@
 // What an iteration's collection searches did (collect.search: branch), for its metrics row: how
-// often a success came after dead ends is how much an exploratory keep can add to what is kept.
+// often a success came after dead ends is what going back found that episodes from the start miss.
 import type { EpisodeOutcome } from './episode.js';
 
 export interface CollectSearchSummary {
@@ -8,8 +8,6 @@ export interface CollectSearchSummary {
   successes: number;
   /** successes found by a later rollout than the first: dead ends came before them */
   successesAfterDeadEnds: number;
-  /** steps back from dead ends the kept trajectories hold, GoBacks and opposite scrolls (collect.search_keep: exploratory) */
-  backSteps: number;
 }
 
 /** What a collection's searches did, from the episodes' results; null when none searched. */
@@ -22,6 +20,5 @@ export function summarizeSearches(results: readonly EpisodeOutcome[]): CollectSe
     rollouts: searched.reduce((n, r) => n + r.search!.rollouts, 0),
     successes: won.length,
     successesAfterDeadEnds: won.filter((r) => r.search!.rollouts > 1).length,
-    backSteps: searched.reduce((n, r) => n + (r.search!.backSteps ?? 0), 0),
   };
 }

@@ -72,14 +72,8 @@ export const EpisodeResult = z.object({
       deepest: Count,
       /** the critic's highest estimate on a page the search reached (null: no critic) */
       bestValue: z.number().nullable().optional(),
-      /** the highest task progress on a page the search reached (null: not ranked by progress) */
-      bestProgress: z.number().nullable().optional(),
       /** rollouts that ended within the budget (what a test-time search chose among) */
       finished: Count.optional(),
-      /** rollouts that went back to their page by its URL (collect.search_by_url) */
-      byUrl: Count.optional(),
-      /** steps back from dead ends the kept trajectory holds, GoBacks and opposite scrolls (collect.search_keep: exploratory) */
-      backSteps: Count.optional(),
     })
     .optional(),
 });

@@ -13,10 +13,6 @@ export interface PathStep {
   policyVersion: number;
   /** the log-probability the policy gave this action when it was taken (a test-time search scores by it) */
   logProb?: number;
-  /** the page it was taken on (kept so a way back by URL can still show the policy each step) */
-  observation?: Observation;
-  /** it sent no request that may change a site (the env's `sentUnsafeRequest` was false) */
-  safe?: boolean;
 }
 
 export interface Cell {
@@ -31,28 +27,19 @@ export interface Cell {
   seen: number;
   /** the critic's highest estimate of the episode's reward from this page, once the policy acted on it */
   value?: number;
-  /** how far the task looks done here, by a measure that knows no suite (the highest way in) */
-  progress?: number;
   /**
    * the actions a burst from here started with (their signatures: role and name, not ids, which
    * change on every load); the next burst starts with another while one is left
    */
   tried: Set<string>;
-  /** false once going to `url` on a reset host did not show this page (the way back is a replay) */
-  byUrl?: boolean;
 }
 
 /**
  * How a cell is drawn: 'visits' by Go-Explore's count weights alone; 'value' by those times
  * exp((V − best V) / temperature), so the search goes back first to the pages the critic rates
- * highest (a cell not yet rated counts as the mean of the rated ones); 'progress' the same with
- * the progress measured when the cell was reached, which needs no training (Go-Explore's
- * domain-knowledge cell score, here the task's words the page and the way there show).
+ * highest (a cell not yet rated counts as the mean of the rated ones).
  */
-export type CellRank =
-  | { by: 'visits' }
-  | { by: 'value'; temperature: number }
-  | { by: 'progress'; temperature: number };
+export type CellRank = { by: 'visits' } | { by: 'value'; temperature: number };
 
 /**
  * A page's cell: its URL and its text with element ids taken out (ids change on every load; the
@@ -69,11 +56,8 @@ export class CellArchive {
     return this.cells.size;
   }
 
-  /**
-   * Records that `observation` was reached by `path` (with the progress measured there, if any);
-   * true when its cell is new.
-   */
-  reach(observation: Observation, path: readonly PathStep[], progress?: number): boolean {
+  /** Records that `observation` was reached by `path`; true when its cell is new. */
+  reach(observation: Observation, path: readonly PathStep[]): boolean {
     const key = cellKey(observation);
     const cell = this.cells.get(key);
     if (cell === undefined) {
@@ -84,12 +68,10 @@ export class CellArchive {
         chosen: 0,
         seen: 1,
         tried: new Set(),
-        ...(progress === undefined ? {} : { progress }),
       });
       return true;
     }
     cell.seen++;
-    if (progress !== undefined && !(progress <= (cell.progress ?? -Infinity))) cell.progress = progress;
     // The shortest way in is the one replayed, and the one a success's trajectory starts with.
     if (path.length < cell.path.length) cell.path = [...path];
     return false;
@@ -103,20 +85,9 @@ export class CellArchive {
 
   /** The highest value any cell was rated (null: none was). */
   bestValue(): number | null {
-    return this.best((c) => c.value);
-  }
-
-  /** The highest progress measured on any cell (null: none was). */
-  bestProgress(): number | null {
-    return this.best((c) => c.progress);
-  }
-
-  private best(of: (c: Cell) => number | undefined): number | null {
     let best: number | null = null;
-    for (const c of this.cells.values()) {
-      const v = of(c);
-      if (v !== undefined && (best === null || v > best)) best = v;
-    }
+    for (const c of this.cells.values())
+      if (c.value !== undefined && (best === null || c.value > best)) best = c.value;
     return best;
   }
 
@@ -129,17 +100,13 @@ export class CellArchive {
     const open = [...this.cells.values()].filter((c) => c.path.length <= maxDepth);
     if (open.length === 0) return null;
     const weights = open.map((c) => 1 / Math.sqrt(c.chosen + 1) + 1 / Math.sqrt(c.seen + 1));
-    if (rank.by !== 'visits') {
-      const scoreOf = (c: Cell) => (rank.by === 'value' ? c.value : c.progress);
-      const rated = open.flatMap((c) => {
-        const v = scoreOf(c);
-        return v === undefined ? [] : [v];
-      });
+    if (rank.by === 'value') {
+      const rated = open.flatMap((c) => (c.value === undefined ? [] : [c.value]));
       if (rated.length > 0) {
         const best = Math.max(...rated);
         const mean = rated.reduce((a, b) => a + b, 0) / rated.length;
         open.forEach((c, i) => {
-          weights[i]! *= Math.exp(((scoreOf(c) ?? mean) - best) / rank.temperature);
+          weights[i]! *= Math.exp(((c.value ?? mean) - best) / rank.temperature);
         });
       }
     }

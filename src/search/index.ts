@@ -12,6 +12,4 @@ export {
   type Taken,
 } from './branch-search.js';
 export { type Cell, CellArchive, type CellRank, cellKey, type PathStep } from './cell-archive.js';
-export { exploratorySteps, type Rollout } from './exploratory.js';
 export { probeStops, type StopCandidate, type StopProbeCounts, type StopProber } from './stop-probes.js';
-export { wayBack } from './way-back.js';

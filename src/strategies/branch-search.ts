@@ -3,7 +3,6 @@
 // first success ends it. The policy acts as in a plain episode (a stop probe's decision first).
 import type { Config } from '../config/index.js';
 import { SEARCH_METRICS, type Strategy, searchRollouts } from '../episode/index.js';
-import { taskProgress } from '../model/without-tfjs.js';
 
 export function branchSearch(config: Config): Strategy {
   const { collect } = config;
@@ -17,9 +16,6 @@ export function branchSearch(config: Config): Strategy {
         pick: 'success',
         act: (page, taken, rollout, avoid) =>
           episode.act(page, taken, { rollout, ...(avoid ? { avoid } : {}) }),
-        ...(collect.search_rank === 'progress'
-          ? { progress: (page, taken) => taskProgress(episode.features(page, taken)) }
-          : {}),
       }),
   };
 }

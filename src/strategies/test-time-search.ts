@@ -1,7 +1,7 @@
 // Test-time search (`eval_search: branch`): an eval episode's first rollout is the greedy
 // episode, later ones sample from pages gone back to, all at one temperature so their
 // log-probabilities compare; when the budget is spent the finished rollout the policy itself
-// rates highest (`eval_search_pick`) is the episode's answer. No verdict chooses.
+// rates highest (the mean log-probability of its actions) is the episode's answer. No verdict chooses.
 import type { Config } from '../config/index.js';
 import { SEARCH_METRICS, type Strategy, searchRollouts } from '../episode/index.js';
 
@@ -14,7 +14,7 @@ export function testTimeSearch(config: Config): Strategy {
     run: (episode) =>
       searchRollouts(episode, {
         budget: config.eval_search_budget,
-        pick: config.eval_search_pick,
+        pick: 'likelihood',
         act: (page, taken, rollout) =>
           episode.act(page, taken, {
             rollout,

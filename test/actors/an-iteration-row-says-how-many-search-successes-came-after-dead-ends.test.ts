@@ -1,16 +1,12 @@
 // With collect.search, an iteration's metrics row says what its searches did: how many succeeded,
-// how many of those only after a first rollout that failed (dead ends an exploratory keep can hold),
-// and how many steps back from dead ends the kept trajectories hold. A collection without search has no such row.
+// how many of those only after a first rollout that failed (what going back found). A collection
+// without search has no such row.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { summarizeSearches } from '../../src/loop/search-summary.js';
 import type { EpisodeResultMessage } from '../../src/protocol/index.js';
 
-const result = (
-  id: number,
-  reward: number,
-  search?: { rollouts: number; backSteps?: number },
-): EpisodeResultMessage => ({
+const result = (id: number, reward: number, search?: { rollouts: number }): EpisodeResultMessage => ({
   type: 'episode_result',
   workerId: 'env-0',
   requestId: id,
@@ -29,11 +25,11 @@ const result = (
   ...(search ? { search: { cells: 3, envSteps: 10, diverged: 0, deepest: 2, ...search } } : {}),
 });
 
-test('successes after dead ends are those a later rollout found, and the steps back are summed', () => {
+test('successes after dead ends are those a later rollout found', () => {
   const summary = summarizeSearches([
     result(1, 1, { rollouts: 1 }),
-    result(2, 1, { rollouts: 4, backSteps: 3 }),
-    result(3, 1, { rollouts: 2, backSteps: 0 }),
+    result(2, 1, { rollouts: 4 }),
+    result(3, 1, { rollouts: 2 }),
     result(4, 0, { rollouts: 6 }),
   ]);
   assert.deepEqual(summary, {
@@ -41,7 +37,6 @@ test('successes after dead ends are those a later rollout found, and the steps b
     rollouts: 13,
     successes: 3,
     successesAfterDeadEnds: 2,
-    backSteps: 3,
   });
 });
 

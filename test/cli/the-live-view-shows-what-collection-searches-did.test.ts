@@ -10,11 +10,7 @@ import { defaultConfigFile } from '../../src/util/paths.js';
 import { envWorker, statusSnapshot } from '../helpers/status-snapshot.js';
 
 const strategies = (...sets: string[]) => strategyBlocks(loadConfig(defaultConfigFile, sets));
-const searching = strategies(
-  'collect.search=branch',
-  'collect.search_keep=exploratory',
-  'collect.stop_probes=false',
-);
+const searching = strategies('collect.search=branch', 'collect.stop_probes=false');
 
 /** The block under the heading `name`: its lines up to the next blank line. */
 function block(text: string, name: string): string[] {
@@ -41,8 +37,6 @@ test('the search block sums rollouts, pages, diverged ways back and successes, a
           searchDiverged: 1,
           searchSuccesses: 3,
           searchSuccessesAfterDeadEnds: 2,
-          exploratoryWithDeadEnds: 1,
-          exploratoryBackSteps: 2,
         },
         { search: '3 rollouts, 4 pages, depth 2' },
       ),
@@ -58,9 +52,11 @@ test('the search block sums rollouts, pages, diverged ways back and successes, a
   assert.equal(figure(search, 'successes'), 4);
   assert.equal(figure(search, 'successes after dead ends'), 2);
   assert.equal(search.at(-1), '  now env-0: 3 rollouts, 4 pages, depth 2');
-  const keep = block(text, 'exploratory keep');
-  assert.equal(figure(keep, 'kept with steps back from dead ends'), 1);
-  assert.equal(figure(keep, 'steps back'), 2);
+  assert.deepEqual(
+    searching.map((s) => s.name),
+    ['search'],
+    'only the strategies that take part have a block',
+  );
 });
 
 test('a run that does not search or probe shows no search or probes block', () => {

@@ -13,10 +13,26 @@ import { runCli } from '../helpers/run-fixture.js';
 /** What tti wrote to RUN_DIR/config.yaml before the change: every key, the removed ones too. */
 function oldRunConfig(changes: Record<string, unknown> = {}): string {
   const tree = structuredClone(loadConfig(null)) as unknown as Record<string, Record<string, unknown>>;
-  const old: Record<string, unknown> = { temperature_spread: [1], task_sampling: 'uniform', ...changes };
+  const old: Record<string, unknown> = {
+    temperature_spread: [1],
+    task_sampling: 'uniform',
+    eval_search_pick: 'likelihood',
+  };
   Object.assign(tree, old);
   tree.model!.top_p = 1;
   tree.model!.word_dropout = 0;
+  Object.assign(tree.collect!, {
+    search_keep: 'from_start',
+    search_by_url: false,
+    search_progress_temperature: 0.1,
+  });
+  for (const [key, value] of Object.entries(changes)) {
+    const parts = key.split('.');
+    const parent = parts
+      .slice(0, -1)
+      .reduce((node, p) => node[p] as Record<string, unknown>, tree as Record<string, unknown>);
+    parent[parts.at(-1)!] = value;
+  }
   return stringify(tree);
 }
 
@@ -24,6 +40,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'tti-old-run-'));
 
 test('an old run config whose removed keys changed nothing loads as the same config', () => {
   assert.deepEqual(Object.keys(REMOVED_KEYS).sort(), [
+    'collect.search_by_url',
+    'collect.search_keep',
+    'collect.search_progress_temperature',
+    'eval_search_pick',
     'model.top_p',
     'model.word_dropout',
     'task_sampling',
@@ -42,11 +62,31 @@ test('an old run config that used a removed mechanism names the key, its value, 
     (e: Error) =>
       e instanceof ConfigError &&
       e.message.includes(file) &&
-      /key 'temperature_spread': got \[1,0\.5\]; removed from tti: .*experiments\/temperature-spread/.test(
+      /key 'temperature_spread': got \[1,0\.5\]; removed from tti after e2cc483: .*experiments\/temperature-spread/.test(
         e.message,
       ) &&
       !e.message.includes('task_sampling') &&
-      e.message.includes('e2cc483'),
+      e.message.includes('after e2cc483'),
+  );
+});
+
+test('an old run config that drew pages by progress or kept searches as they went says why, and where to resume', () => {
+  const file = path.join(dir, 'search.yaml');
+  writeFileSync(
+    file,
+    oldRunConfig({ 'collect.search_rank': 'progress', 'collect.search_keep': 'exploratory' }),
+  );
+  assert.throws(
+    () => loadConfig(file),
+    (e: Error) =>
+      e instanceof ConfigError &&
+      /key 'collect\.search_rank': got "progress"; that value was removed from tti after cf5ca6d: .*experiments\/action-tasks/.test(
+        e.message,
+      ) &&
+      /key 'collect\.search_keep': got "exploratory"; removed from tti after cf5ca6d: .*experiments\/exploratory-keep/.test(
+        e.message,
+      ) &&
+      !e.message.includes('search_by_url'),
   );
 });
 
@@ -71,6 +111,7 @@ test('resuming such a run directory exits with the message and no stack trace', 
   assert.match(result.stderr, /sets keys tti no longer has/);
   assert.match(result.stderr, /key 'task_sampling': got "unsolved"; removed from tti/);
   assert.match(result.stderr, /key 'temperature_spread'/);
-  assert.match(result.stderr, /resume it with tti at e2cc483/);
+  assert.match(result.stderr, /removed from tti after e2cc483/);
+  assert.match(result.stderr, /resume it with tti at the commit each names/);
   assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
 });

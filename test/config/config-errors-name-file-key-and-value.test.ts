@@ -121,46 +121,23 @@ test('collection search keys default to TTI and name a bad value', () => {
     () => loadConfig(file, ['collect.stop_probes=often']),
     /key 'collect.stop_probes': got "often"/,
   );
-  assert.equal(loadConfig(file).collect.search_keep, 'from_start', "TTI's trajectory from the start");
-  assert.equal(
-    loadConfig(file, ['collect.search=branch', 'collect.search_keep=exploratory']).collect.search_keep,
-    'exploratory',
-  );
   assert.throws(
-    () => loadConfig(file, ['collect.search_keep=exploratory']),
-    /collect\.search_keep.*set collect\.search branch too/s,
-  );
-  assert.throws(
-    () => loadConfig(file, ['collect.search_keep=dead_ends']),
-    /key 'collect.search_keep': got "dead_ends"/,
-  );
-  const miniwob = [
-    'env.suite=miniwob',
-    'env.miniwob.dir=/tmp',
-    'collect.search=branch',
-    'collect.search_keep=exploratory',
-  ];
-  assert.throws(() => loadConfig(file, miniwob), /collect\.search_keep.*offer_navigation true/s);
-  assert.equal(
-    loadConfig(file, [...miniwob, 'env.miniwob.offer_navigation=true']).collect.search_keep,
-    'exploratory',
+    () => loadConfig(file, ['collect.search=branch', 'collect.search_keep=exploratory']),
+    /key 'collect.search_keep': got "exploratory"; removed from tti/,
   );
 });
 
 test('test-time search keys default to greedy eval and name a bad value', () => {
   const file = write('eval-search.yaml', '');
   const plain = loadConfig(file);
-  assert.deepEqual(
-    [plain.eval_search, plain.eval_search_budget, plain.eval_search_pick],
-    ['none', 60, 'likelihood'],
-  );
-  const on = loadConfig(file, ['eval_search=branch', 'eval_search_budget=90', 'eval_search_pick=value']);
-  assert.deepEqual([on.eval_search, on.eval_search_budget, on.eval_search_pick], ['branch', 90, 'value']);
+  assert.deepEqual([plain.eval_search, plain.eval_search_budget], ['none', 60]);
+  const on = loadConfig(file, ['eval_search=branch', 'eval_search_budget=90']);
+  assert.deepEqual([on.eval_search, on.eval_search_budget], ['branch', 90]);
   assert.throws(() => loadConfig(file, ['eval_search=mcts']), /key 'eval_search': got "mcts"/);
   assert.throws(() => loadConfig(file, ['eval_search_budget=0']), /key 'eval_search_budget': got 0/);
   assert.throws(
-    () => loadConfig(file, ['eval_search_pick=verdict']),
-    /key 'eval_search_pick': got "verdict"/,
+    () => loadConfig(file, ['eval_search_pick=value']),
+    /key 'eval_search_pick': got "value"; removed from tti/,
   );
   assert.throws(
     () => loadConfig(file, ['eval_search_temperature=0']),
@@ -189,21 +166,22 @@ test('the learner algorithm defaults to filtered BC, awr keys name a bad value, 
   );
 });
 
-test('a search ranks its pages by visits unless told to by value or progress, and a bad rank is named', () => {
+test('a search ranks its pages by visits unless told to by value, and a bad rank is named', () => {
   const file = write('search-rank.yaml', '');
   assert.equal(loadConfig(file).collect.search_rank, 'visits');
   assert.equal(loadConfig(file, ['collect.search_rank=value']).collect.search_rank, 'value');
-  assert.equal(loadConfig(file, ['collect.search_rank=progress']).collect.search_rank, 'progress');
   assert.throws(
-    () => loadConfig(file, ['collect.search_progress_temperature=-1']),
-    /key 'collect.search_progress_temperature': got -1/,
+    () => loadConfig(file, ['collect.search_rank=progress']),
+    /key 'collect.search_rank': got "progress"; that value was removed from tti/,
   );
   assert.throws(
     () => loadConfig(file, ['collect.search_rank=mcts']),
     /key 'collect.search_rank': got "mcts"/,
   );
-  assert.equal(loadConfig(file, ['collect.search_by_url=true']).collect.search_by_url, true);
-  assert.throws(() => loadConfig(file, ['collect.search_by_url=often']), /key 'collect.search_by_url'/);
+  assert.throws(
+    () => loadConfig(file, ['collect.search_by_url=true']),
+    /key 'collect.search_by_url'.*removed/,
+  );
   assert.throws(
     () => loadConfig(file, ['collect.search_value_temperature=0']),
     /key 'collect.search_value_temperature': got 0/,

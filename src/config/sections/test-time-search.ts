@@ -7,23 +7,17 @@ import { PositiveInt } from './keys.js';
 export const testTimeSearch = defineSection({
   name: 'test-time-search',
   owner: 'src/search',
-  about: 'search at eval (eval_search branch): budget, which finished rollout to keep, its temperature',
+  about: 'search at eval (eval_search branch): its budget and temperature',
   keys: {
     '': {
       /**
        * none (one greedy episode per task) or branch (the greedy episode, then rollouts sampled from
-       * pages gone back to, until eval_search_budget env steps; the finished rollout picked by
-       * eval_search_pick is the task's episode; no verdict is read)
+       * pages gone back to, until eval_search_budget env steps; the finished rollout with the highest
+       * mean log-probability of its actions is the task's episode; no verdict is read)
        */
       eval_search: z.enum(['none', 'branch']).default('none'),
       /** env steps one test-time search may spend on its task, replayed steps included */
       eval_search_budget: PositiveInt.default(60),
-      /**
-       * which finished rollout a test-time search keeps: the highest mean log-probability of its
-       * actions under the policy (likelihood; the tfjs policy), or the critic's value on its last page
-       * acted on (value; a critic trained by learner.algorithm awr)
-       */
-      eval_search_pick: z.enum(['likelihood', 'value']).default('likelihood'),
       /** the temperature a test-time search samples its later rollouts at */
       eval_search_temperature: z.number().positive().default(1),
     },
