@@ -6,7 +6,7 @@
 // time, so the worker's string memos (src/model/text-memo.ts) hit only the header and menu.
 import { existsSync } from 'node:fs';
 import type { PolicyInput } from '../src/model/index.js';
-import type { Observation } from '../src/protocol/protocol.js';
+import type { Observation } from '../src/protocol/index.js';
 import { DEMOS_CACHE, readDemosCache } from './demos-cache.js';
 import { typicalObservation } from './observation-fixture.js';
 

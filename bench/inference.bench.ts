@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { featuresOf, type PolicyFeatures } from '../src/model/without-tfjs.js';
-import { Inbound } from '../src/protocol/protocol.js';
+import { featuresOf, type ModelInputRef, packModelInput } from '../src/model/without-tfjs.js';
+import { Inbound } from '../src/protocol/index.js';
 import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import type { SupervisorInfo } from '../src/run/run-dir.js';
 import { cliEntry, projectRoot } from '../src/util/paths.js';
@@ -137,13 +137,17 @@ async function measure(
   // env). Here the 16 clients share one process, which featurizing would make the bottleneck (a
   // reply waits while the process featurizes the others' pages): their pages are featurized up
   // front, and the cost per page is reported apart (featurizeMsPerPage).
-  const featured: PolicyFeatures[][] = [];
+  const featured: { modelInput: ModelInputRef; frames: Buffer[] }[][] = [];
   let featurizeMs = 0;
   if (featurize === 'env') {
     const t0 = process.cpuUsage();
     for (let i = 0; i < ENVS; i++)
       featured.push(
-        Array.from({ length: PAGES_PER_CLIENT }, (_, k) => featuresOf(toPolicyInput(pages.ask(i, k)))),
+        Array.from({ length: PAGES_PER_CLIENT }, (_, k) => {
+          const frames: Buffer[] = [];
+          const modelInput = packModelInput(featuresOf(toPolicyInput(pages.ask(i, k))), frames);
+          return { modelInput, frames };
+        }),
       );
     const used = process.cpuUsage(t0);
     featurizeMs = (used.user + used.system) / 1000 / (ENVS * PAGES_PER_CLIENT);
@@ -155,7 +159,7 @@ async function measure(
     // Made before the request like an env worker's observation, and counted in the clients' CPU.
     const a = pages.ask(i, k % PAGES_PER_CLIENT);
     const episodeId = `env-${i}-${k}-${asked++}`;
-    const features = featurize === 'env' ? { features: featured[i]![k % PAGES_PER_CLIENT]! } : {};
+    const page = featurize === 'env' ? featured[i]![k % PAGES_PER_CLIENT]! : null;
     const sent = performance.now();
     const reply = await client.request(
       {
@@ -165,12 +169,13 @@ async function measure(
         episodeId,
         ...a,
         trail: [],
-        ...features,
+        ...(page ? { modelInput: page.modelInput } : {}),
         greedy: false,
         temperature: 1,
       },
       (m) => m.episodeId === episodeId && m.step === a.step,
       30000,
+      page?.frames ?? [],
     );
     if (reply === null) throw new Error('no reply from inference');
     if (k > 0) waits.push(performance.now() - sent);

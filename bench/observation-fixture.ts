@@ -1,5 +1,5 @@
 // A typical observation: a ≈300-node accessibility tree of ≈10 KB, as a shop's search page gives.
-import type { Observation } from '../src/protocol/protocol.js';
+import type { Observation } from '../src/protocol/index.js';
 
 const ROLES = ['link', 'button', 'StaticText', 'textbox', 'heading', 'img', 'listitem', 'combobox'];
 

@@ -4,7 +4,7 @@
 //   weights <endpoint> <ack>: subscribes to weights, acknowledges each complete message on <ack>
 import { pack, unpack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { Inbound } from '../src/protocol/protocol.js';
+import { Inbound } from '../src/protocol/index.js';
 import { Channel, RejectedFrames } from '../src/protocol/transport.js';
 
 const [mode, endpoint, ackEndpoint] = process.argv.slice(2);

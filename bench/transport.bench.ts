@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pack, unpack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { type ActRequestMessage, encode, Inbound } from '../src/protocol/protocol.js';
+import { type ActRequestMessage, encode, Inbound } from '../src/protocol/index.js';
 import { Channel, RejectedFrames, Requester } from '../src/protocol/transport.js';
 import { typicalObservation } from './observation-fixture.js';
 

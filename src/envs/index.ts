@@ -11,8 +11,9 @@ export type { LaunchOptions } from './browser/launch.js';
 export { CHROMIUM_ARGS, launchBrowser, VIEWPORT } from './browser/launch.js';
 export { refusedUrl, WEB_SCHEMES } from './browser/navigation.js';
 export { isLoginFailure } from './browser/setup-errors.js';
-export type { BrowserEnvConfig, ResetOptions, StepInfo, StepResult } from './browser-env.js';
+export type { StepInfo, StepResult } from './browser-env.js';
 export { BrowserEnv, EpisodeSetupError, LoginFailedError, RECHECK_NOTE } from './browser-env.js';
+export type { BrowserEnvConfig, ResetOptions } from './env-config.js';
 export type { EpisodeEnd, EpisodeHooks, EpisodeStart } from './episode-hooks.js';
 export {
   type EvaluatorResult,

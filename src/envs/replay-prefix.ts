@@ -5,7 +5,8 @@
 // resets to the same state (MiniArena, a MiniWoB++ page with its seed) comes back to the same page;
 // where an element is gone, the replay stops and says at which step.
 import type { Action } from './actions/types.js';
-import type { BrowserEnv, ResetOptions } from './browser-env.js';
+import type { BrowserEnv } from './browser-env.js';
+import type { ResetOptions } from './env-config.js';
 import type { ObservationNode } from './observation/ax-tree.js';
 import type { Observation } from './observation/observe.js';
 import type { Task } from './tasks/task.js';

@@ -1,8 +1,15 @@
 // The policy as an env worker asks it: one act request per step, built from the page and the
 // episode's earlier steps, with the trainable policy's features made here where the page is
-// (model.featurize env) and a chat policy's newest screenshots as raw frames.
+// (model.featurize env) as frames of the model's layout, and a chat policy's newest screenshots,
+// all as raw frames.
 import { type Observation, observationColumns, ttiActionText } from '../envs/index.js';
-import { actionSignature, featuresOf, type PolicyFeatures, type TrailStep } from '../model/without-tfjs.js';
+import {
+  actionSignature,
+  featuresOf,
+  type PolicyFeatures,
+  packModelInput,
+  type TrailStep,
+} from '../model/without-tfjs.js';
 import type {
   ActionOffers,
   ActReplyMessage,
@@ -190,11 +197,12 @@ export class Acting {
       );
       features = { ...features, excluded: [...new Set([...features.excluded, ...left])] };
     }
-    const reply = await worker.ask(
-      features && request.policy === 'tfjs' ? { ...request, features } : request,
-      (m) => m.episodeId === actingAs && m.step === step,
-      frames,
-    );
+    // The features travel as frames of the model's own layout; the protocol carries them unread.
+    const asking =
+      features && request.policy === 'tfjs'
+        ? { ...request, modelInput: packModelInput(features, frames) }
+        : request;
+    const reply = await worker.ask(asking, (m) => m.episodeId === actingAs && m.step === step, frames);
     if (reply === null) {
       await worker.abandon();
       throw new Error(`no action from inference within ${worker.actTimeoutMs} ms`);

@@ -5,101 +5,26 @@
 //
 // Candidates are padded to the batch's largest candidate count (C) and task tokens to T, so the
 // network runs as a few batched matMuls with no gather (gathers cost µs per index on wasm).
-import { buildCandidateSet, type Candidate, KINDS, type Tree } from './candidates.js';
-import { Memo } from './memo.js';
-import { clean, contentOf, fnv1a, SHAPES, shapeOf, tokens } from './text.js';
+
+import { BagBuilder, special } from './bag-builder.js';
+import { buildCandidateSet, type Candidate, KINDS } from './candidates.js';
+import {
+  BAG_CAP,
+  type Bags,
+  CANDIDATE_BAGS,
+  OBSERVATION_BAGS,
+  OBSERVATION_SCALAR_SIZE,
+  SCALAR_SIZE,
+  TOKEN_FLAG_SIZE,
+} from './layout.js';
+import { memoContent, memoTokens } from './match-words.js';
+import { edgeGlyph, nodeContext, ordinalPlace, rowFacts } from './node-context.js';
+import { observationFacts } from './observation-facts.js';
+import { affixOfTask, argumentAfterFieldWord, memoTask } from './task-text.js';
+import { clean, SHAPES, shapeOf } from './text.js';
 import { actionSignature } from './trail.js';
-import type { NodeColumns, PolicyInput, TrailStep } from './types.js';
-
-/** Hash buckets of the default network (network.ts), here so that env workers need not load it. */
-export const DEFAULT_BUCKETS = 16384;
-
-/** Task tokens kept (longer tasks are cut; MiniArena's longest is ≈45). */
-export const MAX_TASK_TOKENS = 64;
-
-/** Per candidate: the bags pooled into embeddings. */
-export const CANDIDATE_BAGS = ['self', 'context', 'label', 'argument', 'value'] as const;
-/** Per observation. */
-export const OBSERVATION_BAGS = ['url', 'title', 'history', 'last'] as const;
-const BAG_CAP = {
-  self: 24,
-  context: 32,
-  label: 12,
-  argument: 24,
-  value: 12,
-  url: 16,
-  title: 16,
-  history: 64,
-  last: 24,
-};
-
-/** Exact-match facts of a candidate, general to any page (each in [0, 1] or a small range). */
-export const SCALARS = [
-  'self_in_task', // share of the candidate's content words that the task has
-  'task_in_self', // share of the task's content words the candidate has
-  'context_in_task',
-  'task_in_context',
-  'argument_in_task',
-  'task_in_argument',
-  'label_in_task',
-  'context_inside_task', // the longest text of the row that the task quotes whole (share of its words)
-  'self_is_phrase', // the element's text is one of the task's phrases (quoted, a name)
-  'self_inside_task', // the element's whole text appears in the task
-  'argument_inside_task',
-  'acted_before', // the same element (role, name, rank) was acted on earlier in the episode
-  'acted_here', // … on this very page
-  'name_acted', // an element of this name was acted on
-  'typed_before', // this text was typed earlier
-  'value_is_argument', // the field already holds this text
-  'value_set', // the field holds some text
-  'in_viewport',
-  'y', // box top / viewport height
-  'depth',
-  'rank', // among elements of the same role and name
-  'position', // in the page's node order
-  'kind_count', // log of the candidates of this kind
-  'argument_after_field_word', // the task has the typed text just after a word of the field's name or label
-  'affix_of_task', // quoted task words that begin or end a longer word of the element (of two)
-  'ordinal_in_task', // the task's "3rd" or "third" is this element's place among its like
-  'fresh', // the element appeared since the last observation (a suggestion, a folder's files)
-  'inside_is_most', // no candidate's row quotes more of the task (the product named in full, not its prefix)
-] as const;
-export const SCALAR_SIZE = SCALARS.length;
-
-/** Facts of a task token. */
-export const TOKEN_FLAGS = [
-  'quoted',
-  'capitalised',
-  'numeric',
-  'content',
-  'in_page',
-  'in_url',
-  'in_title',
-  'in_history', // the trail has it: a done part of the task (a forum already posted to)
-  'in_past_urls',
-] as const;
-export const TOKEN_FLAG_SIZE = TOKEN_FLAGS.length;
-
-export const OBSERVATION_SCALARS = [
-  'step',
-  'first_step',
-  'steps_left',
-  'note',
-  'history_length',
-  'task_in_history', // share of the task's content words the trail has acted on or typed
-  'quoted_in_history', // … of its quoted words
-  'task_on_page', // share of the task's content words the page shows
-] as const;
-export const OBSERVATION_SCALAR_SIZE = OBSERVATION_SCALARS.length;
-
-export const KIND_SIZE = KINDS.length;
-
-/** Index lists of hashed tokens, one list per row (CSR). */
-export interface Bags {
-  tok: Int32Array;
-  /** row r's tokens are tok[off[r]] … tok[off[r + 1] - 1] */
-  off: Int32Array;
-}
+import { parseTrail, trailOf } from './trail-acts.js';
+import type { NodeColumns, PolicyInput } from './types.js';
 
 export interface EncodedBatch {
   B: number;
@@ -132,356 +57,6 @@ export interface EncodedBatch {
   /** [B·OBSERVATION_SCALAR_SIZE] */
   observationScalars: Float32Array;
 }
-
-// --- tokens -----------------------------------------------------------------------------------
-
-const memoTokens = new Memo<readonly string[]>(8192, tokens);
-
-/**
- * A word's match key: plurals folded ("milestones" = "milestone", "issues" = "issue"), so an exact
- * match finds the link a task names in the singular. Only for matching; embeddings see the word.
- */
-export function matchKey(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (/(?:ss|us|is)$/.test(word)) return word;
-  if (/(?:sses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s')) return word.slice(0, -1);
-  return word;
-}
-
-const MONTH_DAY =
-  /\b((?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+)(\d{1,2})\b/gi;
-
-/**
- * A day of the month written after its month ("Jul 21, 2022") becomes the word "day21", for
- * matching only: an issue "#21" or "21 comments" in the task must not match every row updated on
- * a 21st, and a date in the task still matches the same date on the page. One word stays one word.
- */
-export function markDays(text: string): string {
-  return text.replace(MONTH_DAY, '$1day$2');
-}
-
-/** A text's words with its days marked: what match keys are made of. */
-const memoMarked = new Memo<readonly string[]>(8192, (t) => tokens(markDays(t)));
-/** A text's words as match keys. */
-const memoKeys = new Memo<readonly string[]>(8192, (t) => memoMarked.get(t).map(matchKey));
-/** A text's content words as match keys. */
-const memoContent = new Memo<readonly string[]>(8192, (t) => contentOf(memoMarked.get(t)).map(matchKey));
-
-/** The words of a text and the shape of its numbers, as bucket ids. */
-function hashed(word: string, buckets: number): number {
-  // bucket 0 stays free for padding
-  return 1 + (fnv1a(word) % (buckets - 1));
-}
-
-/** Special tokens (roles, kinds, states, shapes) live in the same table under a prefix. */
-const special = (kind: string, value: string) => `\u0001${kind}:${value}`;
-
-function shapeTokens(word: string): string | null {
-  if (/^\d+$/.test(word)) return word.length <= 2 ? special('shape', 'small-int') : special('shape', 'int');
-  if (/^\d+[.,]\d+$/.test(word)) return special('shape', 'decimal');
-  return null;
-}
-
-class BagBuilder {
-  readonly tok: number[] = [];
-  readonly off: number[] = [0];
-  private current = 0;
-  constructor(
-    private readonly buckets: number,
-    private readonly cap: number,
-  ) {}
-  words(text: string): void {
-    for (const w of memoTokens.get(text)) {
-      this.add(w);
-      const s = shapeTokens(w);
-      if (s) this.add(s);
-    }
-  }
-  add(word: string): void {
-    if (this.current >= this.cap) return;
-    this.tok.push(hashed(word, this.buckets));
-    this.current += 1;
-  }
-  end(): void {
-    this.off.push(this.tok.length);
-    this.current = 0;
-  }
-  /** Appends a built one-row bag as this row (null: an empty row). */
-  append(bag: Bags | null): void {
-    if (bag) for (const t of bag.tok) this.tok.push(t);
-    this.end();
-  }
-  build(): Bags {
-    return { tok: Int32Array.from(this.tok), off: Int32Array.from(this.off) };
-  }
-}
-
-// --- the task ----------------------------------------------------------------------------------
-
-interface TaskText {
-  words: string[];
-  /** match keys of the words */
-  keys: string[];
-  flags: number[][];
-  content: Set<string>;
-  lower: string;
-  /** content word → its positions */
-  positions: Map<string, number[]>;
-  /** quoted words of two letters or more: what an element's word may begin or end with */
-  quoted: string[];
-  /** the ordinals the task says ("2nd", "third"), as numbers */
-  ordinals: Set<number>;
-}
-
-const ORDINAL_WORDS = 'first second third fourth fifth sixth seventh eighth ninth tenth'.split(' ');
-
-/** 3 for "3rd" or "third"; 0 for any other word. */
-function ordinalOf(word: string): number {
-  const m = /^(\d{1,3})(?:st|nd|rd|th)$/.exec(word);
-  if (m) return Number(m[1]);
-  return ORDINAL_WORDS.indexOf(word) + 1;
-}
-
-const TASK_WORD = /[A-Za-z0-9]+(?:[.'][A-Za-z0-9]+)*/g;
-
-function computeTask(intent: string): TaskText {
-  const quoted: [number, number][] = [];
-  for (const m of intent.matchAll(/"[^"]*"|“[^”]*”/g)) quoted.push([m.index, m.index + m[0].length]);
-  const words: string[] = [];
-  const flags: number[][] = [];
-  for (const m of intent.matchAll(TASK_WORD)) {
-    if (words.length >= MAX_TASK_TOKENS) break;
-    const w = m[0].toLowerCase();
-    const inQuote = quoted.some(([a, b]) => m.index > a && m.index < b);
-    const capital = /^[A-Z]/.test(m[0]) && m.index > 0;
-    words.push(w);
-    flags.push([inQuote ? 1 : 0, capital ? 1 : 0, /\d/.test(w) ? 1 : 0, contentOf([w]).length]);
-  }
-  const isContent = new Set(contentOf(words));
-  const marked = [...markDays(intent).matchAll(TASK_WORD)].map((m) => m[0].toLowerCase());
-  const keys = words.map((w, j) => matchKey(marked[j] ?? w));
-  const content = new Set(keys.filter((_, j) => isContent.has(words[j]!)));
-  const positions = new Map<string, number[]>();
-  keys.forEach((k, j) => {
-    if (!isContent.has(words[j]!)) return;
-    const list = positions.get(k);
-    if (list) list.push(j);
-    else positions.set(k, [j]);
-  });
-  const quotedWords = [...new Set(words.filter((w, j) => flags[j]![0] === 1 && w.length >= 2))];
-  const ordinals = new Set(words.map(ordinalOf).filter((n) => n > 0));
-  return {
-    words,
-    keys,
-    flags,
-    content,
-    lower: ` ${memoTokens.get(intent).join(' ')} `,
-    positions,
-    quoted: quotedWords,
-    ordinals,
-  };
-}
-
-/**
- * How many of the task's quoted words begin or end a longer word of `text`, of two: "starts with
- * "Mar" and ends with "ld"" marks Marigold twice and Marble once. Whole-word matches are the
- * overlap facts' part.
- */
-function affixOfTask(task: TaskText, text: string): number {
-  if (task.quoted.length === 0 || !text) return 0;
-  const words = memoTokens.get(text);
-  let count = 0;
-  for (const q of task.quoted)
-    if (words.some((w) => w.length > q.length && (w.startsWith(q) || w.endsWith(q)))) count += 1;
-  return Math.min(1, count / 2);
-}
-const memoTask = new Memo<TaskText>(1024, computeTask);
-
-/** How many task words before a typed text may stand between it and the field's word. */
-const FIELD_WORD_WINDOW = 3;
-
-/**
- * 1 if the task has `argument` within FIELD_WORD_WINDOW words after a word of the field's name or
- * label: "the username "bob" and the password "x1"" types bob into Username, not Password. Which
- * field a text goes to is said by the word before it, and no overlap count sees that order.
- */
-function argumentAfterFieldWord(task: TaskText, argument: string, fieldWords: ReadonlySet<string>): number {
-  if (fieldWords.size === 0) return 0;
-  const arg = memoKeys.get(argument);
-  if (arg.length === 0) return 0;
-  for (let p = 1; p + arg.length <= task.keys.length; p++) {
-    if (!arg.every((w, k) => task.keys[p + k] === w)) continue;
-    for (let q = Math.max(0, p - FIELD_WORD_WINDOW); q < p; q++) if (fieldWords.has(task.keys[q]!)) return 1;
-  }
-  return 0;
-}
-
-/**
- * A sign at either end of a name that words drop: a folder's "Docs/", a "+ Add", a "Close ×", a
- * "More ▾". Sentence punctuation says nothing of what an element does, so it is not one.
- */
-function edgeGlyph(name: string): string {
-  const t = name.trim();
-  if (!t) return '';
-  for (const ch of [t[t.length - 1]!, t[0]!]) if (/[^\p{L}\p{N}\s.,:;!?'"()[\]]/u.test(ch)) return ch;
-  return '';
-}
-
-// --- the trail -------------------------------------------------------------------------------
-
-interface TrailAct {
-  kind: string;
-  role: string;
-  name: string;
-  text: string;
-  signature: string;
-  url: string;
-}
-
-const SIGNED =
-  /^(Click|Type|Hover|Select)\s*\[([^\s\]"]+) ("(?:[^"\\]|\\.)*")(?: #\d+)?\]\s*(?:\[([\s\S]*)\])?$/;
-
-function parseTrail(step: TrailStep): TrailAct {
-  const m = SIGNED.exec(step.action);
-  if (m) {
-    let name = '';
-    try {
-      name = JSON.parse(m[3]!) as string;
-    } catch {
-      name = m[3]!.slice(1, -1);
-    }
-    const head = step.action.replace(/\s*\[[^\]]*\]\s*$/, '');
-    return {
-      kind: m[1]!.toLowerCase(),
-      role: m[2]!,
-      name,
-      text: m[4] ?? '',
-      signature: m[1] === 'Type' || m[1] === 'Select' ? head : step.action,
-      url: step.url,
-    };
-  }
-  const answer = /^ANSWER\s*\[([\s\S]*)\]$/.exec(step.action);
-  if (answer)
-    return { kind: 'answer', role: '', name: '', text: answer[1]!, signature: step.action, url: step.url };
-  const kind = step.action.split(/[\s[]/)[0]!.toLowerCase();
-  return { kind, role: '', name: '', text: '', signature: step.action, url: step.url };
-}
-
-/** The trail an input carries, or one rebuilt from its history (ids only: older senders). */
-function trailOf(input: PolicyInput): TrailStep[] {
-  if (input.trail) return input.trail;
-  return input.history.map((action) => ({ url: '', action }));
-}
-
-/** A URL's path and query as words ("/forum/f/books?sort=new" → forum f books sort new). */
-function urlWords(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.pathname} ${[...u.searchParams].map(([k, v]) => `${k} ${v}`).join(' ')}`.replace(
-      /[/_=&?-]/g,
-      ' ',
-    );
-  } catch {
-    return url.replace(/[/_=&?:.-]/g, ' ');
-  }
-}
-
-// --- per-node context --------------------------------------------------------------------------
-
-const TEXT_ROLES = new Set([
-  'StaticText',
-  'heading',
-  'term',
-  'definition',
-  'cell',
-  'columnheader',
-  'rowheader',
-]);
-
-interface NodeContext {
-  /**
-   * A node's label: in a table with column headers, its column's header (a cell and what is in
-   * it); otherwise the nearest preceding named node that is not an ancestor (a term, a "Price:").
-   */
-  label: Int32Array;
-  /** nearest preceding heading */
-  heading: Int32Array;
-  /** the concatenated text of a node's descendants (a text field's value) */
-  value: string[];
-  /** rank among earlier nodes of the same role and name */
-  rank: Int32Array;
-  /** rank among earlier children of the same parent with the same role (results in a list) */
-  siblingRank: Int32Array;
-  /** how many share the node's role and name, and its parent and role */
-  rankOf: Int32Array;
-  siblingsOf: Int32Array;
-}
-
-function nodeContext(nodes: NodeColumns, tree: Tree): NodeContext {
-  const n = tree.n;
-  const label = new Int32Array(n).fill(-1);
-  const heading = new Int32Array(n).fill(-1);
-  const rank = new Int32Array(n);
-  const siblingRank = new Int32Array(n);
-  const value: string[] = new Array(n).fill('');
-  const siblings = new Map<string, number>();
-  const keys: string[] = new Array(n);
-  const siblingKeys: string[] = new Array(n);
-  let lastNamed = -1;
-  let lastHeading = -1;
-  const seen = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    // an ancestor of i precedes it; skip those
-    let l = lastNamed;
-    while (l >= 0 && l + tree.size[l]! > i) l = -1;
-    label[i] = l;
-    heading[i] = lastHeading;
-    const name = nodes.names[i] ?? '';
-    const key = `${nodes.roles[i]}\u0000${name}`;
-    const k = seen.get(key) ?? 0;
-    rank[i] = k;
-    seen.set(key, k + 1);
-    const sibling = `${tree.parent[i]}\u0000${nodes.roles[i]}`;
-    siblingRank[i] = siblings.get(sibling) ?? 0;
-    siblings.set(sibling, siblingRank[i]! + 1);
-    keys[i] = key;
-    siblingKeys[i] = sibling;
-    if (name.trim() && nodes.roles[i] !== 'RootWebArea') {
-      lastNamed = i;
-      if (nodes.roles[i] === 'heading') lastHeading = i;
-    }
-  }
-  const rankOf = new Int32Array(n);
-  const siblingsOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    rankOf[i] = seen.get(keys[i]!)!;
-    siblingsOf[i] = siblings.get(siblingKeys[i]!)!;
-  }
-  // in a table, a cell's label is its column's header
-  for (let i = 0; i < n; i++) if (tree.header[i]! >= 0) label[i] = tree.header[i]!;
-  for (let i = 0; i < n; i++) {
-    if (tree.size[i]! <= 1 || TEXT_ROLES.has(nodes.roles[i] ?? '')) continue;
-    const role = nodes.roles[i] ?? '';
-    if (role !== 'textbox' && role !== 'searchbox' && role !== 'combobox' && role !== 'spinbutton') continue;
-    const parts: string[] = [];
-    for (let j = i + 1; j < i + tree.size[i]!; j++) if (nodes.names[j]) parts.push(nodes.names[j]!);
-    value[i] = clean(parts.join(' '));
-  }
-  return { label, heading, value, rank, siblingRank, rankOf, siblingsOf };
-}
-
-/** The task's ordinal is the node's place among nodes like it (of two or more). */
-function ordinalPlace(task: TaskText, context: NodeContext, i: number): boolean {
-  if (task.ordinals.size === 0) return false;
-  return (
-    (context.rankOf[i]! >= 2 && task.ordinals.has(context.rank[i]! + 1)) ||
-    (context.siblingsOf[i]! >= 2 && task.ordinals.has(context.siblingRank[i]! + 1))
-  );
-}
-
-// --- encoding ---------------------------------------------------------------------------------
 
 export interface EncodeOptions {
   buckets: number;
@@ -597,8 +172,10 @@ export function padBatch(observations: readonly EncodedObservation[]): EncodedBa
   return out;
 }
 
-/** Encodes one observation: its candidates and everything the network reads of them. */
-export function encodeObservation(input: PolicyInput, options: EncodeOptions): EncodedObservation {
+/** Encodes one observation: its candidates and everything the network reads of them. */ export function encodeObservation(
+  input: PolicyInput,
+  options: EncodeOptions,
+): EncodedObservation {
   const set = buildCandidateSet(input);
   const candidates = set.candidates;
   const tree = set.tree;
@@ -612,95 +189,17 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
   const cand = Object.fromEntries(
     CANDIDATE_BAGS.map((k) => [k, new BagBuilder(options.buckets, BAG_CAP[k])]),
   ) as Record<(typeof CANDIDATE_BAGS)[number], BagBuilder>;
-  const obs = Object.fromEntries(
-    OBSERVATION_BAGS.map((k) => [k, new BagBuilder(options.buckets, BAG_CAP[k])]),
-  ) as Record<(typeof OBSERVATION_BAGS)[number], BagBuilder>;
   const kind = new Int32Array(n);
   const scalars = new Float32Array(n * SCALAR_SIZE);
-  const taskTok = new Int32Array(T);
-  const taskFlags = new Float32Array(T * TOKEN_FLAG_SIZE);
-  const observationScalars = new Float32Array(OBSERVATION_SCALAR_SIZE);
   const matches: [number[], number[], number[], number[]] = [[], [], [], []];
 
-  // The page's words, the URL's, the title's and the trail's: what task tokens are found in.
-  const pageWords = new Set<string>();
-  for (let i = 0; i < N; i++) for (const w of memoKeys.get(nodes.names[i] ?? '')) pageWords.add(w);
-  const urlText = urlWords(input.url);
-  const urlSet = new Set(memoKeys.get(urlText));
-  const rootIndex = nodes.roles.indexOf('RootWebArea');
-  const title = rootIndex >= 0 ? (nodes.names[rootIndex] ?? '') : '';
-  const titleSet = new Set(memoKeys.get(title));
-  const trailWords = new Set<string>();
-  const pastUrlWords = new Set<string>();
-  for (const t of trail) {
-    for (const w of memoKeys.get(`${t.name} ${t.text}`)) trailWords.add(w);
-    if (t.url && t.url !== input.url) for (const w of memoKeys.get(urlWords(t.url))) pastUrlWords.add(w);
-  }
-
-  task.words.forEach((word, j) => {
-    const w = task.keys[j]!;
-    taskTok[j] = hashed(word, options.buckets);
-    const [quoted, capital, numeric, content] = task.flags[j]!;
-    taskFlags.set(
-      [
-        quoted!,
-        capital!,
-        numeric!,
-        content!,
-        pageWords.has(w) ? 1 : 0,
-        urlSet.has(w) ? 1 : 0,
-        titleSet.has(w) ? 1 : 0,
-        trailWords.has(w) ? 1 : 0,
-        pastUrlWords.has(w) ? 1 : 0,
-      ],
-      j * TOKEN_FLAG_SIZE,
-    );
-  });
-
-  obs.url.words(urlText);
-  obs.url.end();
-  obs.title.words(title);
-  obs.title.end();
-  for (let k = trail.length - 1; k >= 0; k--) {
-    const t = trail[k]!;
-    obs.history.add(special('kind', t.kind));
-    obs.history.words(`${t.name} ${t.text}`);
-  }
-  obs.history.end();
-  const last = trail[trail.length - 1];
-  if (last) {
-    obs.last.add(special('kind', last.kind));
-    if (last.role) obs.last.add(special('role', last.role));
-    if (last.url === input.url) obs.last.add(special('last', 'same-page'));
-    obs.last.words(`${last.name} ${last.text}`);
-  } else obs.last.add(special('last', 'none'));
-  obs.last.end();
-  let contentWords = 0;
-  let contentDone = 0;
-  let quotedWords = 0;
-  let quotedDone = 0;
-  let contentOnPage = 0;
-  task.keys.forEach((w, j) => {
-    const [quoted, , , content] = task.flags[j]!;
-    if (!content) return;
-    contentWords += 1;
-    if (trailWords.has(w)) contentDone += 1;
-    if (pageWords.has(w)) contentOnPage += 1;
-    if (quoted) {
-      quotedWords += 1;
-      if (trailWords.has(w)) quotedDone += 1;
-    }
-  });
-  observationScalars.set([
-    input.step / Math.max(1, input.horizon),
-    input.step === 0 ? 1 : 0,
-    Math.min(1, (input.horizon - input.step) / 10),
-    input.note ? 1 : 0,
-    Math.min(1, trail.length / 20),
-    contentWords > 0 ? contentDone / contentWords : 0,
-    quotedWords > 0 ? quotedDone / quotedWords : 0,
-    contentWords > 0 ? contentOnPage / contentWords : 0,
-  ]);
+  const { taskTok, taskFlags, observationBags, observationScalars } = observationFacts(
+    input,
+    task,
+    trail,
+    N,
+    options.buckets,
+  );
 
   // what the trail did, by element signature and name
   const actedSignatures = new Set<string>();
@@ -744,61 +243,7 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
   const phrases = new Set(
     [...input.intent.matchAll(/"([^"]+)"|“([^”]+)”/g)].map((m) => clean(m[1] ?? m[2] ?? '').toLowerCase()),
   );
-  // A node's context words, once per node (several candidates share a node).
-  const contextMemo = new Map<number, { bag: Bags; words: string[] }>();
-  const contextOf = (i: number) => {
-    let v = contextMemo.get(i);
-    if (v) return v;
-    const ctx = new BagBuilder(options.buckets, BAG_CAP.context);
-    const words: string[] = [];
-    const r = tree.row[i]!;
-    if (r >= 0)
-      for (let j = r; j < tree.rowEnd[i]!; j++) {
-        if (j === i || !nodes.names[j]) continue;
-        ctx.words(nodes.names[j]!);
-        words.push(...memoContent.get(nodes.names[j]!));
-      }
-    let a = tree.parent[i]!;
-    for (let up = 0; a >= 0 && up < 3; a = tree.parent[a]!) {
-      if (!nodes.names[a] || nodes.roles[a] === 'RootWebArea') continue;
-      ctx.add(special('role', nodes.roles[a] ?? ''));
-      ctx.words(nodes.names[a]!);
-      words.push(...memoContent.get(nodes.names[a]!));
-      up += 1;
-    }
-    const h = context.heading[i]!;
-    if (h >= 0 && h !== i) ctx.words(nodes.names[h]!);
-    ctx.end();
-    v = { bag: ctx.build(), words };
-    contextMemo.set(i, v);
-    return v;
-  };
-  // Whether a node's whole text (2+ words) appears in the task: a product or a post it names.
-  const wholeInTask = new Map<number, number>();
-  const whole = (j: number): number => {
-    let v = wholeInTask.get(j);
-    if (v === undefined) {
-      const words = memoTokens.get(nodes.names[j] ?? '');
-      v =
-        words.length >= 2 && taskContentCount > 0 && task.lower.includes(` ${words.join(' ')} `)
-          ? Math.min(1, memoContent.get(nodes.names[j] ?? '').length / taskContentCount)
-          : 0;
-      wholeInTask.set(j, v);
-    }
-    return v;
-  };
-  const insideMemo = new Map<number, number>();
-  const insideOf = (i: number): number => {
-    let v = insideMemo.get(i);
-    if (v !== undefined) return v;
-    v = whole(i);
-    const r = tree.row[i]!;
-    if (r >= 0) for (let j = r; j < tree.rowEnd[i]!; j++) if (nodes.names[j]) v = Math.max(v, whole(j));
-    for (let a = tree.parent[i]!, up = 0; a >= 0 && up < 3; a = tree.parent[a]!, up++)
-      if (nodes.roles[a] !== 'RootWebArea') v = Math.max(v, whole(a));
-    insideMemo.set(i, v);
-    return v;
-  };
+  const { contextOf, insideOf } = rowFacts(nodes, tree, context, task, options.buckets);
   // "Halcyra Everyday Beanie" and "Halcyra Everyday Beanie Plus" are both inside the task; the
   // row that quotes most of it is the one the task names.
   let mostInside = 0;
@@ -915,9 +360,7 @@ export function encodeObservation(input: PolicyInput, options: EncodeOptions): E
     T,
     kind,
     bags: Object.fromEntries(CANDIDATE_BAGS.map((k) => [k, cand[k].build()])) as EncodedObservation['bags'],
-    observationBags: Object.fromEntries(
-      OBSERVATION_BAGS.map((k) => [k, obs[k].build()]),
-    ) as EncodedObservation['observationBags'],
+    observationBags,
     scalars,
     matchSelf: Int32Array.from(matches[0]),
     matchContext: Int32Array.from(matches[1]),

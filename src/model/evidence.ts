@@ -8,8 +8,9 @@
 // `counted` says whether the text an answer is read from names what the task counts ("2 reviews"
 // for "How many customer reviews …"): a small number is probed only with that and a row.
 import { treeOf } from './candidates.js';
-import { matchKey, SCALAR_SIZE, SCALARS } from './encode.js';
 import { featuresOf, type PolicyFeatures } from './features.js';
+import { SCALAR_SIZE, SCALARS } from './layout.js';
+import { matchKey } from './match-words.js';
 import { STOP_WORDS, tokens } from './text.js';
 import type { PolicyInput } from './types.js';
 

@@ -4,18 +4,17 @@
 // env worker has the page at hand; done there, the inference worker (one per GPU) runs only the
 // network (docs/model.md, "Speed"). Loads no TensorFlow.js, so env workers can import it.
 import { type ActionKind, type Candidate, KINDS, SOURCES, type TextSource } from './candidates.js';
+import { type EncodedObservation, encodeObservation } from './encode.js';
 import {
   type Bags,
   CANDIDATE_BAGS,
   DEFAULT_BUCKETS,
-  type EncodedObservation,
-  encodeObservation,
   OBSERVATION_BAGS,
   OBSERVATION_SCALAR_SIZE,
   OBSERVATION_SCALARS,
   SCALAR_SIZE,
   TOKEN_FLAG_SIZE,
-} from './encode.js';
+} from './layout.js';
 import { redundantActions } from './trail.js';
 import type { PolicyInput } from './types.js';
 
@@ -45,6 +44,25 @@ export interface PolicyFeatures {
   /** candidates the policy does not choose while another is left (a repeated search, …) */
   excluded: number[];
 }
+
+/** A column as plain numbers (msgpack, JSON) or as the typed array a frame holds. */
+type Column = readonly number[] | Int32Array | Float32Array;
+
+/** An encoded observation with any kind of column: what `encodedFrom` checks and takes. */
+export type FeatureColumns = Omit<PolicyFeatures, 'bags' | 'observationBags' | ColumnKey> & {
+  bags: Record<(typeof CANDIDATE_BAGS)[number], { tok: Column; off: Column }>;
+  observationBags: Record<(typeof OBSERVATION_BAGS)[number], { tok: Column; off: Column }>;
+} & Record<ColumnKey, Column>;
+type ColumnKey =
+  | 'kind'
+  | 'scalars'
+  | 'matchSelf'
+  | 'matchContext'
+  | 'matchArgument'
+  | 'matchLabel'
+  | 'taskTok'
+  | 'taskFlags'
+  | 'observationScalars';
 
 const wireBag = (b: Bags): WireBag => ({ tok: Array.from(b.tok), off: Array.from(b.off) });
 
@@ -103,7 +121,7 @@ export class FeaturesError extends Error {
  * logits read out of bounds.
  */
 export function encodedFrom(
-  f: PolicyFeatures,
+  f: FeatureColumns,
   buckets: number,
 ): { encoded: EncodedObservation; excluded: Set<number> } {
   const fail = (field: string, why: string): never => {
@@ -121,15 +139,15 @@ export function encodedFrom(
       fail(`candidates[${i}].source`, `no source ${c.source}`);
     return { ...c, kind: c.kind as ActionKind, source: c.source as TextSource };
   });
-  const sized = (field: string, values: number[], size: number): Float32Array => {
+  const sized = (field: string, values: Column, size: number): Float32Array => {
     if (values.length !== size) fail(field, `${values.length} values, expected ${size}`);
     return Float32Array.from(values);
   };
-  const inBuckets = (field: string, values: number[]): Int32Array => {
+  const inBuckets = (field: string, values: Column): Int32Array => {
     for (const v of values) if (!(v >= 0 && v < buckets)) fail(field, `token ${v} outside 0…${buckets - 1}`);
     return Int32Array.from(values);
   };
-  const bagOf = (field: string, b: WireBag | undefined, rows: number): Bags => {
+  const bagOf = (field: string, b: { tok: Column; off: Column } | undefined, rows: number): Bags => {
     if (!b) return fail(field, 'missing');
     if (b.off.length !== rows + 1) fail(`${field}.off`, `${b.off.length} offsets for ${rows} rows`);
     for (let r = 0; r < rows; r++)
@@ -138,7 +156,7 @@ export function encodedFrom(
       fail(`${field}.off`, 'offsets do not span the tokens');
     return { tok: inBuckets(`${field}.tok`, b.tok), off: Int32Array.from(b.off) };
   };
-  const matches = (field: string, values: number[]): Int32Array => {
+  const matches = (field: string, values: Column): Int32Array => {
     for (const v of values)
       if (!(Number.isInteger(v) && v >= 0 && v < n * T)) fail(field, `index ${v} outside 0…${n * T - 1}`);
     return Int32Array.from(values);

@@ -38,16 +38,11 @@ export {
 } from './demo-file.js';
 export { type DemoMix, drawDemoSteps, loadDemoMix } from './demo-mix.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
-export {
-  DEFAULT_BUCKETS,
-  type EncodedObservation,
-  encodeObservation,
-  padBatch,
-  SCALAR_SIZE,
-  SCALARS,
-} from './encode.js';
+export { type EncodedObservation, encodeObservation, padBatch } from './encode.js';
 export { candidatesWithEvidence, countedWords } from './evidence.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures, taskProgress } from './features.js';
+export { DEFAULT_BUCKETS, SCALAR_SIZE, SCALARS } from './layout.js';
+export * from './model-input.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
 export { imitatedSteps, overwrittenEdits } from './overwritten.js';
 export {

@@ -10,16 +10,16 @@
 //
 // The embedding table lives in JavaScript (pooling and its gradient are loops there: tfjs's
 // gather costs µs per index on wasm); everything after pooling is a few batched matMuls.
+import type { EncodedBatch } from './encode.js';
 import {
   CANDIDATE_BAGS,
   DEFAULT_BUCKETS,
-  type EncodedBatch,
   KIND_SIZE,
   OBSERVATION_BAGS,
   OBSERVATION_SCALAR_SIZE,
   SCALAR_SIZE,
   TOKEN_FLAG_SIZE,
-} from './encode.js';
+} from './layout.js';
 import { tf } from './tf.js';
 
 export interface NetworkOptions {

@@ -10,7 +10,8 @@
 // the task without being told anything about a suite.
 import { readFileSync } from 'node:fs';
 import { type ActionKind, KINDS } from './candidates.js';
-import { type EncodedBatch, type EncodedObservation, SCALAR_SIZE, SCALARS } from './encode.js';
+import type { EncodedBatch, EncodedObservation } from './encode.js';
+import { SCALAR_SIZE, SCALARS } from './layout.js';
 
 export type PriorFact = (typeof SCALARS)[number];
 

@@ -6,8 +6,8 @@
 // validate is counted, logged (rate-limited) and dropped.
 import * as zmq from 'zeromq';
 import type { z } from 'zod';
+import { type Decoded, decode, encode } from './codec.js';
 import { type CurveSocketKeys, curveOptions } from './curve.js';
-import { type Decoded, decode, encode } from './protocol.js';
 import { DEFAULT_LIMITS, frameLimit, limitOptions, type SocketLimits } from './socket-limits.js';
 
 export interface SocketTuning {

@@ -7,7 +7,7 @@ import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as zmq from 'zeromq';
-import { decode, encode, Inbound, type StatusSnapshot } from '../../src/protocol/protocol.js';
+import { decode, encode, Inbound, type StatusSnapshot } from '../../src/protocol/index.js';
 import { encodeRecord } from '../../src/replay/record-format.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunDir, readSupervisorInfo } from '../../src/run/run-dir.js';

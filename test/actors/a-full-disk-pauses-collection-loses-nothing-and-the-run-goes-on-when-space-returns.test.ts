@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { ReplayLogReader, readReplayLog } from '../../src/replay/index.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';

@@ -4,7 +4,7 @@
 // here the browser is stopped (SIGSTOP, it can exit on nothing) before its worker is SIGKILLed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { processesNaming, procStat, recordedBrowsers } from '../../src/run/process-table.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { renderStatusTable } from '../../src/cli/console-view.js';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/protocol/protocol.js';
+import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/protocol/index.js';
 import { Channel, RejectedFrames } from '../../src/protocol/transport.js';
 
 /** A trajectory as a version-1 env worker sent it: no worker id, no key. */

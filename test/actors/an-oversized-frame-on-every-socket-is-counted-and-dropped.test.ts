@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pack } from 'msgpackr';
 import * as zmq from 'zeromq';
-import { PROTOCOL_VERSION, type StatusSnapshot } from '../../src/protocol/protocol.js';
+import { PROTOCOL_VERSION, type StatusSnapshot } from '../../src/protocol/index.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture } from '../helpers/run-fixture.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { type ActRequestMessage, Inbound } from '../../src/protocol/protocol.js';
+import { type ActRequestMessage, Inbound } from '../../src/protocol/index.js';
 import { Channel, RejectedFrames } from '../../src/protocol/transport.js';
 
 test('Channel.receive returns the next valid message, counting the garbage before it, and null once closed', {

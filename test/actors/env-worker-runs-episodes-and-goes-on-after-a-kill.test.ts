@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const worker = (s: StatusSnapshot, id: string) => s.workers.find((w) => w.id === id)!;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EpisodeQueue } from '../../src/actors/supervisor/episode-queue.js';
-import type { EpisodeResultMessage } from '../../src/protocol/protocol.js';
+import type { EpisodeResultMessage } from '../../src/protocol/index.js';
 import { episodeSpec } from '../helpers/episodes.js';
 
 const spec = episodeSpec;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pack, unpack } from 'msgpackr';
 import { z } from 'zod';
-import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/protocol/protocol.js';
+import { decode, encode, Inbound, PROTOCOL_VERSION } from '../../src/protocol/index.js';
 import { fastCheck } from '../../src/protocol/validate.js';
 import { SeededRandom } from '../../src/util/random.js';
 

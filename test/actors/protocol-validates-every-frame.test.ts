@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pack } from 'msgpackr';
-import { decode, encode, float32View, Inbound, PROTOCOL_VERSION } from '../../src/protocol/protocol.js';
+import { decode, encode, float32View, Inbound, PROTOCOL_VERSION } from '../../src/protocol/index.js';
 
 test('a message round-trips with its raw tensor frames', () => {
   const tensor = Buffer.from(new Float32Array([1.5, -2, 3.25]).buffer);

@@ -13,7 +13,7 @@ import {
   Inbound,
   type StatusSnapshot,
   type TrajectoryMessage,
-} from '../../src/protocol/protocol.js';
+} from '../../src/protocol/index.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { RunFixture } from '../helpers/run-fixture.js';
 

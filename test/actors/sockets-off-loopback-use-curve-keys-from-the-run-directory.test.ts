@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as zmq from 'zeromq';
-import { decode, encode, Inbound } from '../../src/protocol/protocol.js';
+import { decode, encode, Inbound } from '../../src/protocol/index.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const external = Object.values(networkInterfaces())

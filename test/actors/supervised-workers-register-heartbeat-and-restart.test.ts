@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { cliEntry } from '../../src/util/paths.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';

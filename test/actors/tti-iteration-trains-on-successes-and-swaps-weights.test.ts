@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { ReplayLog } from '../../src/replay/replay-log.js';
 import { seededSuccess } from '../helpers/kept-trajectory.js';
 import { RunFixture } from '../helpers/run-fixture.js';

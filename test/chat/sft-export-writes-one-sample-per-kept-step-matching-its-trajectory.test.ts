@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { SftSample } from '../../src/export/sft.js';
-import type { Trajectory } from '../../src/protocol/protocol.js';
+import type { Trajectory } from '../../src/protocol/index.js';
 import { ReplayLog } from '../../src/replay/replay-log.js';
 import { runCli } from '../helpers/run-fixture.js';
 

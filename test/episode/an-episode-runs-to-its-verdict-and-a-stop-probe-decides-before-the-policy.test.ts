@@ -125,7 +125,7 @@ test('a plain episode acts until the horizon, each request carrying the trail so
     [0, 1, 2].map((step) => ['tfjs', step, step, mixSeeds(17, step)]),
   );
   assert.ok(
-    asked.every((r) => r.policy === 'tfjs' && r.features !== undefined),
+    asked.every((r) => r.policy === 'tfjs' && r.modelInput !== undefined),
     'featurized where the page is',
   );
   assert.equal(stored.length, 1, 'a collection episode goes to replay, failed or not');

@@ -2,7 +2,7 @@
 // whatever the untrained policy manages in a few episodes.
 import assert from 'node:assert/strict';
 import { buildCandidates, type PolicyInput } from '../../src/model/index.js';
-import type { Trajectory } from '../../src/protocol/protocol.js';
+import type { Trajectory } from '../../src/protocol/index.js';
 
 /** One successful one-step episode: the price answered on a product page. */
 export function seededSuccess(): Trajectory {

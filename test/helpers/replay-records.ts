@@ -1,5 +1,5 @@
 // Trajectories for replay-log tests: small, or padded to a size, each under its own episode id.
-import type { Trajectory } from '../../src/protocol/protocol.js';
+import type { Trajectory } from '../../src/protocol/index.js';
 
 export function paddedTrajectory(episodeId: string, padBytes = 0): Trajectory {
   return {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { RunDir, StatusClient } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { processesMatching } from './processes.js';

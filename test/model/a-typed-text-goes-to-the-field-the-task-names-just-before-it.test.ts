@@ -3,8 +3,7 @@
 // overlap counts do not see: both texts are in the task, and both fields' names are too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SCALAR_SIZE, SCALARS } from '../../src/model/encode.js';
-import { encodeObservation, type PolicyInput } from '../../src/model/index.js';
+import { encodeObservation, type PolicyInput, SCALAR_SIZE, SCALARS } from '../../src/model/index.js';
 import { columns } from './fixtures.js';
 
 const FEATURE = SCALARS.indexOf('argument_after_field_word');

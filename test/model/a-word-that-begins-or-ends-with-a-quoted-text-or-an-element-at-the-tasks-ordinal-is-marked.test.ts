@@ -4,8 +4,7 @@
 // it encode differently).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SCALAR_SIZE, SCALARS } from '../../src/model/encode.js';
-import { encodeObservation, type PolicyInput } from '../../src/model/index.js';
+import { encodeObservation, type PolicyInput, SCALAR_SIZE, SCALARS } from '../../src/model/index.js';
 import { columns } from './fixtures.js';
 
 type Row = Parameters<typeof columns>[0][number];

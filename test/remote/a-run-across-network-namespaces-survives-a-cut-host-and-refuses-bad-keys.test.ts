@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StatusSnapshot } from '../../src/protocol/protocol.js';
+import type { StatusSnapshot } from '../../src/protocol/index.js';
 import { readReplayLog } from '../../src/replay/index.js';
 import { issueCredential, revokeCredential, writeCredential } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';

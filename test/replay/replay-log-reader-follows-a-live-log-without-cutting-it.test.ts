@@ -6,7 +6,7 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, truncateSync, writ
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Trajectory } from '../../src/protocol/protocol.js';
+import type { Trajectory } from '../../src/protocol/index.js';
 import { ReplayLog, ReplayLogReader, readReplayLog } from '../../src/replay/replay-log.js';
 
 const trajectory = (episodeId: string): Trajectory => ({

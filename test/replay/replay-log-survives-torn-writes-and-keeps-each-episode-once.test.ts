@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, statSync, truncateSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Trajectory } from '../../src/protocol/protocol.js';
+import type { Trajectory } from '../../src/protocol/index.js';
 import { isKept } from '../../src/replay/filter.js';
 import { ReplayLog } from '../../src/replay/replay-log.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Trajectory } from '../../src/protocol/protocol.js';
+import type { Trajectory } from '../../src/protocol/index.js';
 import { sampleTrajectories, samplingWeights } from '../../src/replay/sample.js';
 import { SeededRandom } from '../../src/util/random.js';
 

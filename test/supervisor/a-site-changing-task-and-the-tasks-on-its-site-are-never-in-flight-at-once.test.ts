@@ -17,7 +17,7 @@ import { type MiniArenaHost, startMiniArenaHost } from '../../src/arena/index.js
 import { resolveConfig } from '../../src/config/index.js';
 import { loadTaskFile, type Task } from '../../src/envs/index.js';
 import { createLogger } from '../../src/log/index.js';
-import type { EpisodeResultMessage } from '../../src/protocol/protocol.js';
+import type { EpisodeResultMessage } from '../../src/protocol/index.js';
 import { resetSites } from '../../src/suites/index.js';
 import { projectRoot } from '../../src/util/index.js';
 import { episodeSpec } from '../helpers/episodes.js';

@@ -7,12 +7,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { policyInputOf } from '../../episode/policy-input.js';
 import {
   type EncodedObservation,
-  encodedFrom,
   encodeObservation,
   loadBackend,
   redundantActions,
   type TensorFrames,
   type TfjsPolicy,
+  unpackModelInput,
 } from '../../model/index.js';
 import {
   type ActRequestMessage,
@@ -30,6 +30,8 @@ import type { RoleContext, RoleMain } from './worker-shell.js';
 
 interface Pending {
   message: ActRequestMessage;
+  /** the request's raw frames (the model input's) */
+  raw: Buffer[];
   peer: Buffer;
 }
 
@@ -98,24 +100,31 @@ export const inferenceRole: RoleMain = async (ctx) => {
     }
   };
 
-  // The env worker's features when it sent them (model.featurize: env), else encoded here. Features
-  // this policy cannot use (encoded for other buckets, malformed) are counted, the first logged,
-  // and the raw observation encoded instead: the episode goes on.
-  let featuresRejectedLogged = false;
-  const observationOf = (
-    message: ActRequestMessage,
-  ): { encoded: EncodedObservation; excluded: ReadonlySet<number> } => {
-    if (message.policy === 'tfjs' && message.features !== undefined) {
+  // The env worker's features when it sent them (model.featurize: env), as frames of the model's
+  // layout, else encoded here. A model input this policy cannot use (a layout or version it does
+  // not know, other buckets, malformed) is counted, the first logged, and the raw observation
+  // encoded instead: the episode goes on.
+  /** the layouts (and versions) whose refusal was logged: each once, at most a few */
+  const refusalsLogged = new Set<string>();
+  const observationOf = ({
+    message,
+    raw,
+  }: Pending): { encoded: EncodedObservation; excluded: ReadonlySet<number> } => {
+    if (message.policy === 'tfjs' && message.modelInput !== undefined) {
       try {
-        const decoded = encodedFrom(message.features, policy.options.buckets);
+        const decoded = unpackModelInput(message.modelInput, raw, policy.options.buckets);
         if (ctx.counters.featuresUsed === undefined) ctx.log.info("acting on the env workers' features");
         ctx.counters.featuresUsed = (ctx.counters.featuresUsed ?? 0) + 1;
         return decoded;
       } catch (error) {
         ctx.counters.featuresRejected = (ctx.counters.featuresRejected ?? 0) + 1;
-        if (!featuresRejectedLogged)
-          ctx.log.warn(`an env worker's features were not used (${(error as Error).message}); encoding here`);
-        featuresRejectedLogged = true;
+        const layout = `${message.modelInput.layout} v${message.modelInput.version}`;
+        if (!refusalsLogged.has(layout) && refusalsLogged.size < 8) {
+          refusalsLogged.add(layout);
+          ctx.log.warn(
+            `an env worker's features were not used (${layout}: ${(error as Error).message}); encoding here`,
+          );
+        }
       }
     }
     const input = policyInputOf(message);
@@ -149,7 +158,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
     }
     for (const group of groups.values()) {
       const { greedy, temperature } = group[0]!.message;
-      const inputs = group.map((p) => observationOf(p.message));
+      const inputs = group.map(observationOf);
       const decisions = policy.actOn(
         inputs.map((i) => i.encoded),
         inputs.map((i) => i.excluded),
@@ -189,8 +198,8 @@ export const inferenceRole: RoleMain = async (ctx) => {
     (error) => ctx.log.error(`a batch failed: ${error.message}`),
   );
   await openWhenCurrent();
-  const served = act.serve(({ message, peer }) => {
-    if (peer !== null && ctx.speaks(message, 'act')) batcher.push({ message, peer });
+  const served = act.serve(({ message, raw, peer }) => {
+    if (peer !== null && ctx.speaks(message, 'act')) batcher.push({ message, raw, peer });
   });
 
   return {

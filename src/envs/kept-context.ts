@@ -1,0 +1,106 @@
+// A finished episode's browser context and tab, kept for the next episode (config.reuseContext):
+// no new renderer process per episode. Only tasks confined to the allowed origins whose login is
+// cookies alone start in it; others get a new context.
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { EpisodeSession } from './browser/session.js';
+import type { BrowserEnvConfig } from './env-config.js';
+import { closeQuietly, withTimeout } from './step-timeout.js';
+import type { Task } from './tasks/task.js';
+
+type Cookie = Parameters<BrowserContext['addCookies']>[0][number];
+
+export class KeptContext {
+  /** A finished episode's context and tab, for the next episode. */
+  private kept: { context: BrowserContext; page: Page } | null = null;
+
+  constructor(private readonly config: Readonly<BrowserEnvConfig>) {}
+
+  /** Forgets the kept context without closing it (it died with its browser). */
+  forget(): void {
+    this.kept = null;
+  }
+
+  /** Whether a task may start in a kept context: confined to the allowed origins, logged in by cookies alone. */
+  private reusable(task: Task, storageState: string | null): { cookies: Cookie[] } | null {
+    const origins = this.config.allowedOrigins ?? [];
+    if (!this.config.reuseContext || !task.confined || origins.length === 0) return null;
+    if (storageState === null) return { cookies: [] };
+    try {
+      const state = JSON.parse(readFileSync(storageState, 'utf8')) as {
+        cookies?: Cookie[];
+        origins?: { localStorage?: unknown[] }[];
+      };
+      if ((state.origins ?? []).some((o) => (o.localStorage ?? []).length > 0)) return null;
+      return { cookies: state.cookies ?? [] };
+    } catch {
+      return null; // a new context reports the file's problem
+    }
+  }
+
+  /**
+   * The kept context and tab, cleaned for a new episode: other tabs closed, the tab on about:blank,
+   * cookies and the allowed origins' storage (local, session, IndexedDB, caches, service workers)
+   * cleared, the task's login cookies added. Null (and the kept context closed) when the task needs
+   * a new context or cleaning fails.
+   */
+  async take(
+    browser: Browser,
+    task: Task,
+    storageState: string | null,
+  ): Promise<{ context: BrowserContext; page: Page } | null> {
+    const kept = this.kept;
+    this.kept = null;
+    if (kept === null) return null;
+    const login = this.reusable(task, storageState);
+    if (login === null || kept.page.isClosed() || !browser.isConnected()) {
+      void closeQuietly(kept.context);
+      return null;
+    }
+    try {
+      await withTimeout(
+        (async () => {
+          for (const p of kept.context.pages()) if (p !== kept.page) await p.close();
+          // sessionStorage belongs to the tab: clear it on the page that has it, then leave.
+          await kept.page.evaluate('try { sessionStorage.clear() } catch {}').catch(() => {});
+          await kept.page.goto('about:blank');
+          await kept.context.clearCookies();
+          const cdp = await kept.context.newCDPSession(kept.page);
+          // The start page then sees only about:blank behind it; the reset once it has loaded removes that too.
+          await cdp.send('Page.resetNavigationHistory');
+          for (const origin of this.config.allowedOrigins ?? [])
+            await cdp.send('Storage.clearDataForOrigin', {
+              origin: new URL(origin).origin,
+              storageTypes: 'all',
+            });
+          await cdp.detach();
+          if (login.cookies.length > 0) await kept.context.addCookies(login.cookies);
+        })(),
+        10_000,
+        'cleaning the kept context',
+      );
+      return kept;
+    } catch {
+      void closeQuietly(kept.context);
+      return null;
+    }
+  }
+
+  /** After an episode: its context is kept for the next one (config.reuseContext) or closed. */
+  release(browser: Browser, session: EpisodeSession): void {
+    void session.dispose();
+    const page = session.context.pages().find((p) => !p.isClosed());
+    if (this.config.reuseContext && !session.crashed && page !== undefined && browser.isConnected()) {
+      if (this.kept) void closeQuietly(this.kept.context);
+      this.kept = { context: session.context, page };
+      return;
+    }
+    void closeQuietly(session.context);
+  }
+
+  /** Closes the kept context, if any. */
+  async close(): Promise<void> {
+    if (this.kept) await closeQuietly(this.kept.context);
+    this.kept = null;
+  }
+}
