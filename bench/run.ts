@@ -141,6 +141,7 @@ if (selected('restore')) {
   );
 }
 if (selected('learner')) await (await import('./learner.bench.js')).runLearnerBench(resultsDir, machine);
+if (selected('adam')) await (await import('./adam.bench.js')).runAdamBench(resultsDir, machine);
 if (selected('supervisor')) {
   const { describeSupervisorBench, supervisorBench } = await import('./supervisor.bench.js');
   // 32 then 128 simulated env workers in 4 processes of their own: where the supervisor's cost grows,

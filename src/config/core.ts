@@ -114,9 +114,9 @@ export const core = defineSection({
        */
       command: z.array(z.string()).default([]),
       /**
-       * the learner objective: filtered_bc, TTI's cross-entropy on the steps of successful
-       * trajectories only (section filtered-bc); awr, advantage-weighted regression as DigiRL
-       * trains (section awr)
+       * the learner objective, by the name src/model/objective.ts registers it under: filtered_bc,
+       * TTI's cross-entropy on the steps of successful trajectories only (section filtered-bc); awr,
+       * advantage-weighted regression as DigiRL trains (section awr)
        */
       algorithm: z.enum(['filtered_bc', 'awr']).default('filtered_bc'),
     },

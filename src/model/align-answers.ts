@@ -4,7 +4,7 @@
 // its wording, so such a step is retargeted to the shortest passing candidate. What stays outside
 // the candidates is counted (coverage), and BC leaves it out.
 import { buildCandidates, type Candidate } from './candidates.js';
-import { trainingSteps } from './trainer.js';
+import { trainingSteps } from './training-steps.js';
 import type { TrajectoryForTraining } from './types.js';
 
 async function shortestPassing(

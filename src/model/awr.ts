@@ -1,6 +1,8 @@
-// Advantage-weighted regression as DigiRL trains its actor: every episode, failed or not, teaches
-// the critic the reward to expect from a page, and each step counts by its advantage.
+// Advantage-weighted regression as DigiRL trains its actor (`learner.algorithm: awr`, section awr):
+// every episode, failed or not, teaches the critic the reward to expect from a page, and each step
+// counts by its advantage. Top to bottom:
 //
+//   sample      replay's kept trajectories and as many failed ones
 //   critic      V(s_t) → R                  R: the page's own reward where it gives one (MiniWoB++'s
 //                                             raw −1…1), else TTI's 0/1
 //   advantage   A_t = λ^(T−1−t)·R + (1−λ)·(V(s_{t+1}) + r_t − V(s_t))     DigiRL's step-level mix:
@@ -9,6 +11,10 @@
 //               iteration's updates
 //   weight      'filter' (DigiRL's, the default): 1 where A_t > threshold, else 0
 //               'exp' (Peng et al.'s AWR): min(exp(A_t/β), w_max)
+//   losses      the policy: filtered BC's cross-entropy (filtered-bc.ts imitationLoss) with these
+//               weights, on the steps of weight > 0 and the demonstrations mixed in; then the
+//               critic: the squared error of V against R on every step (criticLoss), which moves
+//               the critic head (value/*) alone
 //
 // Why the filter: with exp weights a step the critic already expects to fail has A ≈ 0 and weight
 // ≈ 1, so the policy imitates its own failures wherever it never succeeds (most tasks, early on);
@@ -17,8 +23,10 @@
 //
 // Edits typed over later (overwritten.ts) get weight 0 as they do under filtered BC, so the two
 // learners imitate the same steps of a success; the critic still learns from them.
+import type { LearnerObjective, ObjectiveInput, ObjectivePasses } from './objective.js';
 import { overwrittenEdits } from './overwritten.js';
-import { trainingSteps } from './trainer.js';
+import { tf } from './tf.js';
+import { trainingSteps } from './training-steps.js';
 import type { TrainingStep, TrajectoryForTraining } from './types.js';
 
 export interface AwrOptions {
@@ -122,4 +130,61 @@ export async function awrSteps(
       overwritten: replaced.filter(Boolean).length,
     },
   };
+}
+
+/** The keys of section awr (and filtered BC's edit rule, which AWR follows too). */
+export interface AwrKeys {
+  awr_lambda: number;
+  awr_weighting: 'filter' | 'exp';
+  awr_threshold: number;
+  awr_temperature: number;
+  awr_max_weight: number;
+  skip_overwritten_edits: boolean;
+}
+
+export const awrObjective: LearnerObjective<AwrKeys> = {
+  failures: true,
+  async passes(input: ObjectiveInput, keys: AwrKeys): Promise<ObjectivePasses> {
+    const weighted = await awrSteps(input.trajectories, input.values, {
+      lambda: keys.awr_lambda,
+      weighting: keys.awr_weighting,
+      threshold: keys.awr_threshold,
+      temperature: keys.awr_temperature,
+      maxWeight: keys.awr_max_weight,
+      skipOverwrittenEdits: keys.skip_overwritten_edits,
+    });
+    const a = weighted.stats;
+    input.log(
+      `iteration ${input.iteration} awr: ${a.steps} steps (${a.failureSteps} of failures), ` +
+        `mean return ${a.meanReturn.toFixed(3)}, value ${a.meanValue.toFixed(3)}, ` +
+        `advantage ${a.meanAdvantage.toFixed(3)}, weight ${a.meanWeight.toFixed(3)}, ` +
+        `failures' share of weight ${(100 * a.failureWeightShare).toFixed(1)}%, ` +
+        `${a.overwritten} edits typed over not imitated`,
+    );
+    return {
+      // The filter's zero-weight steps would only dilute the policy's batches.
+      policy: weighted.steps.filter((s) => (s.weight ?? 1) > 0).concat(input.demos),
+      critic: weighted.steps,
+      counters: { meanValue: Math.round(a.meanValue * 1000) / 1000 },
+    };
+  },
+};
+
+/**
+ * The critic's loss: the mean squared error of V against each observation's target, over the
+ * observations that have one (NaN marks those without).
+ */
+export function criticLoss(value: tf.Tensor1D, targets: Float32Array): tf.Scalar {
+  const has = new Float32Array(targets.length);
+  const target = new Float32Array(targets.length);
+  let n = 0;
+  for (let b = 0; b < targets.length; b++) {
+    const t = targets[b]!;
+    if (Number.isNaN(t)) continue;
+    has[b] = 1;
+    target[b] = t;
+    n += 1;
+  }
+  const error = tf.mul(tf.sub(value, tf.tensor1d(target)), tf.tensor1d(has));
+  return tf.mul(tf.sum(tf.mul(error, error)), tf.scalar(1 / Math.max(1, n))) as tf.Scalar;
 }

@@ -5,7 +5,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CheckpointStore, Manifest } from './checkpoint-store.js';
 import { DEFAULT_POLICY_OPTIONS, type PolicyOptions, TfjsPolicy } from './policy.js';
-import type { BcTrainer } from './trainer.js';
 import type { TensorFrames } from './types.js';
 
 const POLICY_FILE = 'policy.json';
@@ -36,14 +35,14 @@ function splitFrames(specs: TensorFrames['specs'], data: Buffer, what: string): 
 }
 
 /**
- * Saves the policy (options + weights), the trainer's optimizer state (when given) and the
- * counters as checkpoint `version`; returns the checkpoint's folder.
+ * Saves the policy (options + weights), the optimizer's state (when given: BcTrainer.exportState)
+ * and the counters as checkpoint `version`; returns the checkpoint's folder.
  */
 export function saveModelCheckpoint(
   store: CheckpointStore,
   version: number,
   policy: TfjsPolicy,
-  trainer: BcTrainer | null,
+  optimizerState: TensorFrames | null,
   counters: Record<string, number>,
 ): string {
   const weights = policy.exportWeights();
@@ -53,8 +52,8 @@ export function saveModelCheckpoint(
     Buffer.from(`${JSON.stringify({ options: policy.options, weights: weights.specs }, null, 2)}\n`),
   );
   files.set(WEIGHTS_FILE, joinFrames(weights.frames));
-  if (trainer) {
-    const state = trainer.exportState();
+  if (optimizerState) {
+    const state = optimizerState;
     files.set(OPTIMIZER_SPECS, Buffer.from(`${JSON.stringify(state.specs)}\n`));
     files.set(OPTIMIZER_FILE, joinFrames(state.frames));
   }
@@ -119,7 +118,7 @@ function decode(
  * Loads a model checkpoint: from a checkpoint folder (…/v00000007), or the newest valid one of a
  * store (a CheckpointStore or its directory), falling back past corrupted ones with a warning
  * each. Throws NoCheckpointError when there is none. Give `optimizerState` to
- * `new BcTrainer(policy, …).importState(…)` to resume training.
+ * `await new BcTrainer(policy, …).importState(…)` to resume training.
  */
 export function loadModelCheckpoint(pathOrStore: string | CheckpointStore): LoadedModel {
   if (typeof pathOrStore === 'string' && existsSync(path.join(pathOrStore, 'manifest.json'))) {

@@ -1,6 +1,7 @@
 // The trainable policy and its learner: public API (docs/model.md).
 export { type AlignedDemo, alignAnswers } from './align-answers.js';
 export {
+  type AwrKeys,
   type AwrOptions,
   type AwrStats,
   advantageWeight,
@@ -43,7 +44,26 @@ export { candidatesWithEvidence, countedWords } from './evidence.js';
 export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures, taskProgress } from './features.js';
 export { DEFAULT_BUCKETS, SCALAR_SIZE, SCALARS } from './layout.js';
 export * from './model-input.js';
+export type { FilteredBcKeys } from './filtered-bc.js';
 export { DEFAULT_NETWORK_OPTIONS, type NetworkOptions } from './network.js';
+export {
+  type LearnerKeys,
+  type LearnerObjective,
+  OBJECTIVES,
+  type ObjectiveInput,
+  type ObjectiveName,
+  type ObjectivePasses,
+  objectiveNamed,
+} from './objective.js';
+export {
+  type AdamOptions,
+  LazyRowAdam,
+  momentFrames,
+  PolicyAdam,
+  type PolicyOptimizer,
+  readMomentFrames,
+  stateShapes,
+} from './optimizer.js';
 export { imitatedSteps, overwrittenEdits } from './overwritten.js';
 export {
   DEFAULT_POLICY_OPTIONS,
@@ -69,8 +89,8 @@ export {
   type TrainerOptions,
   type TrainOptions,
   type TrainReport,
-  trainingSteps,
 } from './trainer.js';
+export { trainingSteps } from './training-steps.js';
 export type {
   ActionOffers,
   ActOptions,

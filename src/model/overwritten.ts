@@ -7,7 +7,7 @@
 // element, on the same page, is edited again with no navigation in between.
 import { actionOfReply } from './candidates.js';
 import { pageOf } from './detours.js';
-import { trainingSteps } from './trainer.js';
+import { trainingSteps } from './training-steps.js';
 import type { TrainingStep, TrajectoryForTraining } from './types.js';
 
 type Step = TrajectoryForTraining['steps'][number];

@@ -50,7 +50,10 @@ export interface PretrainReport {
 
 const EPOCH = 'pretrain_epoch';
 
-export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptions): PretrainReport {
+export async function pretrain(
+  trajectories: TrajectoryForTraining[],
+  o: PretrainOptions,
+): Promise<PretrainReport> {
   const started = performance.now();
   let overwritten = 0;
   const steps = trajectories.flatMap((t) => {
@@ -74,7 +77,7 @@ export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptio
     from = loaded.counters[EPOCH] ?? 0;
     policy = loaded.policy;
     trainer = new BcTrainer(policy, trainerOptions);
-    if (loaded.optimizerState) trainer.importState(loaded.optimizerState);
+    if (loaded.optimizerState) await trainer.importState(loaded.optimizerState);
     checkpoint = loaded.path;
     o.log?.(`resuming after epoch ${from} from ${loaded.path}`);
   } catch (error) {
@@ -99,7 +102,9 @@ export function pretrain(trajectories: TrajectoryForTraining[], o: PretrainOptio
       });
       loss = report.loss;
       skipped = report.skipped;
-      checkpoint = saveModelCheckpoint(o.store, epoch, policy, trainer, { [EPOCH]: epoch });
+      checkpoint = saveModelCheckpoint(o.store, epoch, policy, await trainer.exportState(), {
+        [EPOCH]: epoch,
+      });
       o.onEpoch?.(epoch, {
         loss,
         samplesPerSec: report.samplesPerSec,

@@ -1,9 +1,9 @@
-// Filtered behaviour cloning, TTI's learner on our policy: every step of every kept trajectory is
-// one sample, the loss is the cross-entropy of the chosen candidate under the policy's softmax,
-// optimised with Adam and global-norm gradient clipping. Adam is written here rather than taken
-// from tf.train.adam because its moments must be exported and imported synchronously
-// (checkpoints, the learner's restart), and tfjs's optimizer only offers async getWeights.
-import { actionOfReply } from './candidates.js';
+// The trainer of the shared network: the mechanics every learner objective (objective.ts) trains
+// through. It encodes each step once, batches steps of similar candidate counts, and makes one
+// update per batch: the objective's loss (filtered-bc.ts imitationLoss for the policy, awr.ts
+// criticLoss for the critic head), its gradient, a global-norm clip, and Adam (optimizer.ts:
+// tfjs's own on the dense weights, a lazy one on the embedding's touched rows).
+import { criticLoss } from './awr.js';
 import {
   dropTokens,
   type EncodedBatch,
@@ -11,6 +11,7 @@ import {
   encodeObservation,
   padBatch,
 } from './encode.js';
+import { imitationLoss } from './filtered-bc.js';
 import {
   batchTensors,
   disposeBatchTensors,
@@ -20,34 +21,11 @@ import {
   type PooledInputs,
   poolInputs,
 } from './network.js';
+import { PolicyAdam, type PolicyOptimizer } from './optimizer.js';
 import type { TfjsPolicy } from './policy.js';
 import { logPrior } from './prior.js';
 import { tf } from './tf.js';
-import { actionSignature } from './trail.js';
-import type { PolicyInput, TensorFrames, TrainingStep, TrajectoryForTraining } from './types.js';
-
-/** Every step of a trajectory as (PolicyInput, chosen action); history and trail from earlier steps. */
-export function trainingSteps(trajectory: TrajectoryForTraining): TrainingStep[] {
-  const history: string[] = [];
-  const trail: { url: string; action: string }[] = [];
-  return trajectory.steps.map((s, step) => {
-    const action = actionOfReply(s.reply);
-    const input: PolicyInput = {
-      intent: trajectory.intent,
-      url: s.url,
-      nodes: s.nodes,
-      history: [...history],
-      step,
-      horizon: trajectory.horizon,
-      note: s.note,
-      ...(trajectory.offers ? { offers: trajectory.offers } : {}),
-      trail: [...trail],
-    };
-    history.push(action);
-    trail.push({ url: s.url, action: actionSignature(action, s.nodes) });
-    return { input, action };
-  });
-}
+import type { PolicyInput, TensorFrames, TrainingStep } from './types.js';
 
 export interface TrainOptions {
   epochs: number;
@@ -120,28 +98,20 @@ interface BatchTargets {
   values: Float32Array | null;
 }
 
-/** Adam's first and second moments of one weight. */
-interface Moments {
-  m: Float32Array;
-  v: Float32Array;
-}
-
 export class BcTrainer {
   readonly options: Required<TrainerOptions>;
-  /** Moments of the dense weights (tf) and of the embedding (JavaScript, updated row by row). */
-  private readonly m = new Map<string, tf.Variable>();
-  private readonly v = new Map<string, tf.Variable>();
-  private readonly embedding: Moments;
-  private t = 0;
+  private readonly optimizer: PolicyOptimizer;
   /**
    * Encoded samples, kept while their steps live: an observation is encoded once, not once per
    * epoch (≈2 ms a step against ≈15 ms of training on it).
    */
   private cache = new WeakMap<TrainingStep, EncodedObservation>();
 
+  /** `optimizer`: Adam as optimizer.ts makes it, unless given (the equivalence test, the bench). */
   constructor(
     readonly policy: TfjsPolicy,
     options: TrainerOptions,
+    optimizer?: (policy: TfjsPolicy, adam: Required<TrainerOptions>) => PolicyOptimizer,
   ) {
     this.options = {
       beta1: 0.9,
@@ -151,19 +121,12 @@ export class BcTrainer {
       wordDropout: 0,
       ...options,
     };
-    for (const [name, variable] of policy.variables) {
-      this.m.set(name, tf.variable(tf.zerosLike(variable), false));
-      this.v.set(name, tf.variable(tf.zerosLike(variable), false));
-    }
-    this.embedding = {
-      m: new Float32Array(policy.embedding.length),
-      v: new Float32Array(policy.embedding.length),
-    };
+    this.optimizer = optimizer ? optimizer(policy, this.options) : new PolicyAdam(policy, this.options);
   }
 
   /** Adam steps taken so far. */
   get steps(): number {
-    return this.t;
+    return this.optimizer.steps;
   }
 
   private encoded(step: TrainingStep): EncodedObservation {
@@ -228,46 +191,6 @@ export class BcTrainer {
     };
   }
 
-  /**
-   * Mean weighted cross-entropy of the chosen candidates over the batch: per observation,
-   * logsumexp over its candidates minus the chosen one's logit, times the step's weight (1 in
-   * filtered BC). Each row is shifted by its own max (a constant). Plus the score penalty.
-   */
-  private lossOf(
-    encoded: EncodedBatch,
-    targets: BatchTargets,
-    logits: tf.Tensor2D,
-    prior: tf.Tensor2D,
-  ): tf.Scalar {
-    const { B, C } = encoded;
-    const values = logits.dataSync();
-    const maxes = new Float32Array(B);
-    const chosen = new Float32Array(B * C);
-    const weights = new Float32Array(B);
-    for (let b = 0; b < B; b++) {
-      let m = -Infinity;
-      for (let c = 0; c < encoded.sizes[b]!; c++) m = Math.max(m, values[b * C + c]!);
-      maxes[b] = m;
-      weights[b] = targets.weights[b]!;
-      chosen[b * C + targets.chosen[b]!] = weights[b]!;
-    }
-    const shift = tf.tensor2d(maxes, [B, 1]);
-    const lse = tf.add(tf.log(tf.sum(tf.exp(tf.sub(logits, shift)), 1)), tf.reshape(shift, [B]));
-    const picked = tf.sum(tf.mul(logits, tf.tensor2d(chosen, [B, C])));
-    let loss: tf.Scalar = tf.mul(tf.sub(tf.sum(tf.mul(lse, tf.tensor1d(weights))), picked), tf.scalar(1 / B));
-    const lambda = this.options.scorePenalty;
-    if (lambda > 0) {
-      const mask = tf.tensor2d(encoded.mask, [B, C]);
-      const score = tf.mul(tf.sub(logits, prior), mask);
-      const real = Math.max(
-        1,
-        encoded.sizes.reduce((a, b) => a + b, 0),
-      );
-      loss = tf.add(loss, tf.mul(tf.sum(tf.mul(score, score)), tf.scalar(lambda / real)));
-    }
-    return loss;
-  }
-
   private graphInputs(encoded: EncodedBatch, pooled: PooledInputs) {
     const { B, C, T } = encoded;
     return {
@@ -279,28 +202,26 @@ export class BcTrainer {
 
   /** Mean loss of the targets under the current policy (no update). */
   evaluate(inputs: PolicyInput[], targets: number[]): number {
-    const batchTargets: BatchTargets = { chosen: targets, weights: targets.map(() => 1), values: null };
     const encoded = this.policy.encode(inputs);
     const o = this.policy.options;
     const fixed = batchTensors(encoded, logPrior(encoded, o.prior));
     const pooled = poolInputs(encoded, this.policy.embedding, o);
     try {
       return tf.tidy(() => {
-        const logits = logitsGraph(
-          this.policy.variables,
-          o,
-          encoded,
-          this.graphInputs(encoded, pooled),
-          fixed,
-        );
-        return this.lossOf(encoded, batchTargets, logits, fixed.prior).dataSync()[0]!;
+        const inputs = this.graphInputs(encoded, pooled);
+        const logits = logitsGraph(this.policy.variables, o, encoded, inputs, fixed);
+        const target = { chosen: targets, weights: targets.map(() => 1) };
+        return imitationLoss(encoded, target, logits, fixed.prior, this.options.scorePenalty).dataSync()[0]!;
       });
     } finally {
       disposeBatchTensors(fixed);
     }
   }
 
-  /** One Adam step on a batch; returns the loss and the gradient's global norm before clipping. */
+  /**
+   * One update of the policy (the scorer, the encoder and the embedding) by the imitation loss;
+   * returns the loss and the gradient's global norm before clipping.
+   */
   private update(encoded: EncodedBatch, targets: BatchTargets): { loss: number; norm: number } {
     const policy = this.policy;
     const o = policy.options;
@@ -317,12 +238,8 @@ export class BcTrainer {
         const f = (...xs: tf.Tensor[]) => {
           const [candidate, token, observation] = xs as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
           const W = new Map(names.map((name, i) => [name, xs[3 + i]!]));
-          return this.lossOf(
-            encoded,
-            targets,
-            logitsGraph(W, o, encoded, { candidate, token, observation }, fixed),
-            fixed.prior,
-          );
+          const logits = logitsGraph(W, o, encoded, { candidate, token, observation }, fixed);
+          return imitationLoss(encoded, targets, logits, fixed.prior, this.options.scorePenalty);
         };
         const { value, grads: all } = tf.valueAndGrads(f)([
           inputs.candidate,
@@ -341,29 +258,9 @@ export class BcTrainer {
           },
           o,
         );
-        let squares = rows.squaredNorm;
         const denseSquares = tf.addN([...gradients.values()].map((g) => tf.sum(tf.square(g))));
-        squares += denseSquares.dataSync()[0]!;
-        const norm = Math.sqrt(squares);
-        const clip = this.options.clipNorm;
-        const scale = clip > 0 && norm > clip ? clip / norm : 1;
-        this.t += 1;
-        this.adamStep(gradients, scale);
-        const { beta1, beta2, epsilon, learningRate } = this.options;
-        const c1 = 1 - beta1 ** this.t;
-        const c2 = 1 - beta2 ** this.t;
-        // Lazy Adam on the embedding: only the rows this batch touched move (their moments too).
-        const E = policy.embedding;
-        const { m, v } = this.embedding;
-        const d = o.embedDim;
-        for (const row of rows.rows) {
-          for (let k = row * d; k < row * d + d; k++) {
-            const g = rows.gradient[k]! * scale;
-            m[k] = beta1 * m[k]! + (1 - beta1) * g;
-            v[k] = beta2 * v[k]! + (1 - beta2) * g * g;
-            E[k]! -= (learningRate * m[k]!) / c1 / (Math.sqrt(v[k]! / c2) + epsilon);
-          }
-        }
+        const norm = Math.sqrt(rows.squaredNorm + denseSquares.dataSync()[0]!);
+        this.optimizer.step(gradients, this.clipScale(norm), rows);
         return { loss: value.dataSync()[0]!, norm };
       });
     } finally {
@@ -372,27 +269,13 @@ export class BcTrainer {
     }
   }
 
-  /** Adam on dense weights, at step `this.t`, with gradients scaled by `scale` (the clip). */
-  private adamStep(gradients: ReadonlyMap<string, tf.Tensor>, scale: number): void {
-    const { beta1, beta2, epsilon, learningRate } = this.options;
-    const c1 = 1 - beta1 ** this.t;
-    const c2 = 1 - beta2 ** this.t;
-    for (const [name, raw] of gradients) {
-      const g = scale === 1 ? raw : tf.mul(raw, tf.scalar(scale));
-      const m = this.m.get(name)!;
-      const v = this.v.get(name)!;
-      m.assign(tf.add(tf.mul(m, tf.scalar(beta1)), tf.mul(g, tf.scalar(1 - beta1))));
-      v.assign(tf.add(tf.mul(v, tf.scalar(beta2)), tf.mul(tf.square(g), tf.scalar(1 - beta2))));
-      const step = tf.div(
-        tf.mul(m, tf.scalar(learningRate / c1)),
-        tf.add(tf.sqrt(tf.mul(v, tf.scalar(1 / c2))), tf.scalar(epsilon)),
-      );
-      const p = this.policy.variables.get(name)!;
-      p.assign(tf.sub(p, step));
-    }
+  /** What the gradients are multiplied by: the global-norm clip. */
+  private clipScale(norm: number): number {
+    const clip = this.options.clipNorm;
+    return clip > 0 && norm > clip ? clip / norm : 1;
   }
 
-  /** One Adam step of the critic head alone: squared error of V against the batch's targets. */
+  /** One update of the critic head alone, by the critic's loss on the batch's targets. */
   private updateCritic(encoded: EncodedBatch, targets: BatchTargets): { loss: number; norm: number } {
     const policy = this.policy;
     const o = policy.options;
@@ -407,26 +290,12 @@ export class BcTrainer {
           heads.forEach(([name], i) => {
             W.set(name, xs[i]!);
           });
-          const { value } = forwardGraph(W, o, encoded, inputs, fixed);
-          const has = new Float32Array(encoded.B);
-          const target = new Float32Array(encoded.B);
-          let n = 0;
-          for (let b = 0; b < encoded.B; b++) {
-            const t = targets.values![b]!;
-            if (Number.isNaN(t)) continue;
-            has[b] = 1;
-            target[b] = t;
-            n += 1;
-          }
-          const error = tf.mul(tf.sub(value, tf.tensor1d(target)), tf.tensor1d(has));
-          return tf.mul(tf.sum(tf.mul(error, error)), tf.scalar(1 / Math.max(1, n))) as tf.Scalar;
+          return criticLoss(forwardGraph(W, o, encoded, inputs, fixed).value, targets.values!);
         };
         const { value, grads } = tf.valueAndGrads(f)(heads.map(([, v]) => v));
         const norm = Math.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g)))).dataSync()[0]!);
-        const clip = this.options.clipNorm;
-        const scale = clip > 0 && norm > clip ? clip / norm : 1;
-        this.t += 1;
-        this.adamStep(new Map(heads.map(([name], i) => [name, grads[i]!])), scale);
+        const gradients = new Map(heads.map(([name], i) => [name, grads[i]!]));
+        this.optimizer.step(gradients, this.clipScale(norm), null);
         return { loss: value.dataSync()[0]!, norm };
       });
     } finally {
@@ -463,62 +332,17 @@ export class BcTrainer {
   }
 
   /** Adam's moments (m/NAME, v/NAME) and its step count (a 1-element "t" frame). */
-  exportState(): TensorFrames {
-    const specs: TensorFrames['specs'] = [{ name: 't', dtype: 'float32', shape: [1] }];
-    const frames: Buffer[] = [Buffer.from(new Float32Array([this.t]).buffer)];
-    const shape = [this.policy.options.buckets, this.policy.options.embedDim];
-    for (const [prefix, map] of [
-      ['m', this.m],
-      ['v', this.v],
-    ] as const) {
-      const e = this.embedding[prefix];
-      specs.push({ name: `${prefix}/embedding`, dtype: 'float32', shape });
-      frames.push(Buffer.from(e.buffer, e.byteOffset, e.byteLength));
-      for (const [name, variable] of map) {
-        const data = variable.dataSync() as Float32Array;
-        specs.push({ name: `${prefix}/${name}`, dtype: 'float32', shape: [...variable.shape] });
-        frames.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      }
-    }
-    return { specs, frames };
+  exportState(): Promise<TensorFrames> {
+    return this.optimizer.exportState();
   }
 
-  importState(state: TensorFrames): void {
-    const byName = new Map(state.specs.map((s, i) => [s.name, { spec: s, frame: state.frames[i] }]));
-    const t = byName.get('t');
-    if (t?.frame?.byteLength !== 4 || !t.frame) throw new Error('optimizer state has no step count "t"');
-    const read = (name: string, shape: number[]): Float32Array => {
-      const entry = byName.get(name);
-      if (!entry?.frame) throw new Error(`optimizer state has no ${name}`);
-      const size = shape.reduce((a, b) => a * b, 1);
-      if (entry.spec.shape.join(',') !== shape.join(',') || entry.frame.byteLength !== size * 4)
-        throw new Error(
-          `optimizer state ${name} has shape [${entry.spec.shape.join(',')}], the policy needs [${shape.join(',')}]`,
-        );
-      const data = new Float32Array(size);
-      new Uint8Array(data.buffer).set(entry.frame);
-      return data;
-    };
-    const shape = [this.policy.options.buckets, this.policy.options.embedDim];
-    const embedding = { m: read('m/embedding', shape), v: read('v/embedding', shape) };
-    const updates: [tf.Variable, Float32Array][] = [];
-    for (const [prefix, map] of [
-      ['m', this.m],
-      ['v', this.v],
-    ] as const) {
-      for (const [name, variable] of map)
-        updates.push([variable, read(`${prefix}/${name}`, [...variable.shape])]);
-    }
-    const tData = new Float32Array(1);
-    new Uint8Array(tData.buffer).set(t.frame);
-    for (const [variable, data] of updates) variable.assign(tf.tensor(data, variable.shape, 'float32'));
-    this.embedding.m.set(embedding.m);
-    this.embedding.v.set(embedding.v);
-    this.t = tData[0]!;
+  /** On a fresh trainer: the state exportState gave, of this trainer's policy shape. */
+  importState(state: TensorFrames): Promise<void> {
+    return this.optimizer.importState(state);
   }
 
   dispose(): void {
-    for (const v of [...this.m.values(), ...this.v.values()]) v.dispose();
+    this.optimizer.dispose();
   }
 }
 

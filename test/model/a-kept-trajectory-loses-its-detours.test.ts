@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withoutDetours } from '../../src/model/detours.js';
-import { trainingSteps } from '../../src/model/trainer.js';
+import { trainingSteps } from '../../src/model/training-steps.js';
 import type { NodeColumns, TrajectoryForTraining } from '../../src/model/types.js';
 
 const HOST = 'http://127.0.0.1:9999';

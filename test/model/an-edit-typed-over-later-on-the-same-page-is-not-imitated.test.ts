@@ -113,9 +113,9 @@ test('pretraining on recordings leaves out the edits typed over, and imitates th
         skipOverwrittenEdits: skip,
         store: new CheckpointStore(path.join(dir, String(skip)), 1),
       });
-    const skipping = run(true);
+    const skipping = await run(true);
     assert.deepEqual([skipping.steps, skipping.overwritten], [3, 1]);
-    const every = run(false);
+    const every = await run(false);
     assert.deepEqual([every.steps, every.overwritten], [4, 0]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -32,10 +32,11 @@ function trained(seed: number): { policy: TfjsPolicy; trainer: BcTrainer } {
   return { policy, trainer };
 }
 
-test('a checkpoint restores weights, options, optimizer state and counters exactly', () => {
+test('a checkpoint restores weights, options, optimizer state and counters exactly', async () => {
   const s = store();
   const { policy, trainer } = trained(1);
-  const where = saveModelCheckpoint(s, 4, policy, trainer, {
+  const state = await trainer.exportState();
+  const where = saveModelCheckpoint(s, 4, policy, state, {
     iteration: 2,
     policyVersion: 4,
     samplesSeen: 2,
@@ -52,11 +53,12 @@ test('a checkpoint restores weights, options, optimizer state and counters exact
     });
     assert.ok(loaded.optimizerState);
     const resumed = new BcTrainer(loaded.policy, { learningRate: 0.01, clipNorm: 1 });
-    resumed.importState(loaded.optimizerState);
+    await resumed.importState(loaded.optimizerState);
     assert.equal(resumed.steps, 2);
-    resumed.exportState().frames.forEach((f, i) => {
-      assert.ok(f.equals(trainer.exportState().frames[i]!));
+    (await resumed.exportState()).frames.forEach((f, i) => {
+      assert.ok(f.equals(state.frames[i]!));
     });
+    resumed.dispose();
     loaded.policy.dispose();
   }
 });
@@ -67,12 +69,12 @@ test('a policy saved without a trainer loads with no optimizer state', () => {
   assert.equal(loadModelCheckpoint(s).optimizerState, null);
 });
 
-test('a corrupted latest checkpoint falls back to the one before, with a warning', () => {
+test('a corrupted latest checkpoint falls back to the one before, with a warning', async () => {
   const s = store();
   const a = trained(1);
   const b = trained(2);
-  saveModelCheckpoint(s, 1, a.policy, a.trainer, { iteration: 1 });
-  saveModelCheckpoint(s, 2, b.policy, b.trainer, { iteration: 2 });
+  saveModelCheckpoint(s, 1, a.policy, await a.trainer.exportState(), { iteration: 1 });
+  saveModelCheckpoint(s, 2, b.policy, await b.trainer.exportState(), { iteration: 2 });
   writeFileSync(path.join(s.dir, 'v00000002', 'weights.bin'), Buffer.alloc(16));
   const loaded = loadModelCheckpoint(s.dir);
   assert.equal(loaded.version, 1);

@@ -1,29 +1,25 @@
-// The learner role: TTI's filtered behaviour cloning. On each `train` command it asks replay for a
-// sample of kept trajectories (recency + per-site balance, as TTI draws them), runs `actor_epochs`
-// passes of cross-entropy on the chosen candidate at every step, writes a checkpoint (weights,
+// The learner role: on each `train` command it asks replay for a sample of kept trajectories
+// (recency + per-site balance, as TTI draws them), hands it to the objective `learner.algorithm`
+// names (src/model/objective.ts: filtered BC, TTI's, or AWR, whose sample holds failures too),
+// runs `actor_epochs` passes over the steps it gives each head, writes a checkpoint (weights,
 // optimizer state, counters) atomically, publishes the new weights and tells the supervisor.
-// With `learner.algorithm: awr` the sample holds failed trajectories too, and every step is
-// weighted by its advantage under the critic, which trains alongside (src/model/awr.ts).
 //
 // Training runs in small chunks with the event loop free in between, so heartbeats keep flowing
 // while it trains (a learner silent for `heartbeat_timeout_ms` is taken for hung).
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import {
-  awrSteps,
   BcTrainer,
   CheckpointStore,
   type DemoMix,
   drawDemoSteps,
-  imitatedSteps,
   loadBackend,
   loadDemoMix,
+  objectiveNamed,
   saveModelCheckpoint,
   type TensorFrames,
   type TfjsPolicy,
   type TrainingStep,
-  type TrajectoryForTraining,
-  withoutDetours,
 } from '../../model/index.js';
 import type { TrainedMessage } from '../../protocol/index.js';
 import { mixSeeds, SeededRandom } from '../../util/index.js';
@@ -76,8 +72,8 @@ export const learnerRole: RoleMain = async (ctx) => {
     clipNorm: ctx.config.model.clip_norm,
     scorePenalty: ctx.config.model.score_penalty,
   });
-  const awr = ctx.config.learner.algorithm === 'awr';
-  if (optimizerState !== null) trainer.importState(optimizerState);
+  const objective = objectiveNamed(ctx.config.learner.algorithm);
+  if (optimizerState !== null) await trainer.importState(optimizerState);
   ctx.counters.policyVersion = policyVersion;
   ctx.counters.samplesSeen = samplesSeen;
 
@@ -196,7 +192,7 @@ export const learnerRole: RoleMain = async (ctx) => {
         {
           type: 'sample_request',
           maxTrajectories: ctx.config.actor_trajectories,
-          ...(awr ? { maxFailures: ctx.config.actor_trajectories } : {}),
+          ...(objective.failures ? { maxFailures: ctx.config.actor_trajectories } : {}),
           seed: mixSeeds(ctx.config.seed, command.iteration),
         },
         () => true,
@@ -206,49 +202,7 @@ export const learnerRole: RoleMain = async (ctx) => {
         throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
       // In episode order (replay's promise), so the same kept episodes train the same weights.
       const trajectories = batch.message.trajectories;
-      let steps: TrainingStep[];
-      /** awr: every step, which the critic learns from after the policy's pass */
-      let criticSteps: TrainingStep[] = [];
-      if (awr) {
-        const l = ctx.config.learner;
-        const weighted = await awrSteps(trajectories, ratedYielding, {
-          lambda: l.awr_lambda,
-          weighting: l.awr_weighting,
-          threshold: l.awr_threshold,
-          temperature: l.awr_temperature,
-          maxWeight: l.awr_max_weight,
-          skipOverwrittenEdits: l.skip_overwritten_edits,
-        });
-        criticSteps = weighted.steps;
-        // The filter's zero-weight steps would only dilute the policy's batches.
-        steps = weighted.steps.filter((s) => (s.weight ?? 1) > 0);
-        const a = weighted.stats;
-        ctx.log.info(
-          `iteration ${command.iteration} awr: ${a.steps} steps (${a.failureSteps} of failures), ` +
-            `mean return ${a.meanReturn.toFixed(3)}, value ${a.meanValue.toFixed(3)}, ` +
-            `advantage ${a.meanAdvantage.toFixed(3)}, weight ${a.meanWeight.toFixed(3)}, ` +
-            `failures' share of weight ${(100 * a.failureWeightShare).toFixed(1)}%, ` +
-            `${a.overwritten} edits typed over not imitated`,
-        );
-        ctx.counters.meanValue = Math.round(a.meanValue * 1000) / 1000;
-      } else {
-        let skipped = 0;
-        let cut = 0;
-        steps = trajectories.flatMap((kept) => {
-          let t: TrajectoryForTraining = kept;
-          if (ctx.config.learner.cut_detours) {
-            const shorter = withoutDetours(kept);
-            cut += shorter.cut;
-            t = shorter.trajectory;
-          }
-          const imitated = imitatedSteps(t, ctx.config.learner.skip_overwritten_edits);
-          skipped += imitated.skipped;
-          return imitated.steps;
-        });
-        if (skipped > 0)
-          ctx.log.info(`iteration ${command.iteration}: ${skipped} edits typed over later are not imitated`);
-        if (cut > 0) ctx.log.info(`iteration ${command.iteration}: ${cut} steps of detours and tours cut`);
-      }
+      let demoSteps: TrainingStep[] = [];
       if (demos !== null) {
         // A stream of the seed and the iteration alone: what replay sent does not change which
         // demos an iteration draws, and a restarted learner draws the same ones.
@@ -257,11 +211,24 @@ export const learnerRole: RoleMain = async (ctx) => {
           ctx.config.learner.demos_per_iteration,
           new SeededRandom(mixSeeds(ctx.config.seed, command.iteration, DEMO_STREAM)),
         );
-        steps = steps.concat(drawn.steps);
+        demoSteps = drawn.steps;
         ctx.log.info(
           `iteration ${command.iteration}: ${drawn.trajectories} demonstrations (${drawn.steps.length} steps) mixed in`,
         );
       }
+      const passes = await objective.passes(
+        {
+          iteration: command.iteration,
+          trajectories,
+          demos: demoSteps,
+          values: ratedYielding,
+          log: (m) => ctx.log.info(m),
+        },
+        ctx.config.learner,
+      );
+      Object.assign(ctx.counters, passes.counters);
+      const steps = passes.policy;
+      const criticSteps = passes.critic;
       let checkpoint: string | null = null;
       let result: Awaited<ReturnType<typeof trainOn>> = {
         loss: null,
@@ -281,9 +248,10 @@ export const learnerRole: RoleMain = async (ctx) => {
         policyVersion = Math.max(command.policyVersion, policyVersion + 1);
         samplesSeen += result.trained;
         const version = policyVersion;
+        const optimizer = await trainer.exportState();
         // A full disk pauses the learner here (disk-pause.ts) rather than crash-looping it.
         checkpoint = await untilWritten(ctx, `checkpoint v${version}`, () =>
-          saveModelCheckpoint(store, version, policy, trainer, {
+          saveModelCheckpoint(store, version, policy, optimizer, {
             iteration: command.iteration,
             policyVersion: version,
             samplesSeen,

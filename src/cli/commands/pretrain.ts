@@ -244,7 +244,7 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
   process.stdout.write(`backend: ${backend}\n`);
   mkdirSync(args.runDir, { recursive: true });
   const store = new CheckpointStore(path.join(args.runDir, 'checkpoints'), 3);
-  const report = pretrain(demos.trajectories, {
+  const report = await pretrain(demos.trajectories, {
     epochs: args.epochs,
     batchSize: args.batchSize,
     wordDropout: args.wordDropout,

@@ -1,5 +1,5 @@
-// Filtered BC's section (learner.algorithm filtered_bc, TTI's; src/model): the transforms applied
-// to a kept trajectory before it is imitated.
+// Filtered BC's section (learner.algorithm filtered_bc, TTI's; src/model/filtered-bc.ts): the
+// transforms applied to a kept trajectory before it is imitated.
 import { z } from 'zod';
 import { defineSection } from '../section.js';
 
