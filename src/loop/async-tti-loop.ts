@@ -8,7 +8,9 @@
 //     2. batch:      wait for iteration k's episodes (k+1 … k+L are running meanwhile); an episode
 //                    sampled more than L versions behind the policy the learner improves on is
 //                    stale: counted, and left out of the batch;
-//     3. learn:      train iteration k, publish version k; the queued episodes keep running;
+//     3. learn:      train iteration k on replay's trajectories within the bound (replay leaves
+//                    out, and counts, what an older policy sampled), publish version k; the queued
+//                    episodes keep running;
 //     4. draw ahead: queue iteration k+1+L, so no episode is sampled by a policy more than L
 //                    versions behind the one that trains on it (AReaL's staleness cap);
 //     5. eval:       on eval_every's cadence, the fixed subset, greedily, at the eval horizon, under
@@ -36,7 +38,7 @@ import {
 } from './iteration.js';
 import type { LearnerReport } from './learner.js';
 import type { LoopState } from './loop-state.js';
-import { type LagSummary, lagOf, splitByLag } from './policy-lag.js';
+import { type LagSummary, lagOf, minPolicyVersion, splitByLag } from './policy-lag.js';
 import type { StreamingCollector } from './streaming-collector.js';
 import type { LoopDeps } from './tti-loop.js';
 
@@ -50,6 +52,8 @@ export interface LiveLag {
   max: number;
   /** episodes left out of their batch as stale, over this run */
   stale: number;
+  /** kept trajectories past the bound that the learner's latest sample of replay left out */
+  leftOut: number;
 }
 
 export interface AsyncLoopDeps extends Omit<LoopDeps, 'collector'> {
@@ -80,7 +84,7 @@ export async function runAsyncTtiLoop(
   const bound = config.rollout.max_policy_lag;
   const { state, random, evalTasks, untilStopped } = loopStart(deps, initial);
 
-  const live: LiveLag = { bound, last: 0, max: 0, stale: 0 };
+  const live: LiveLag = { bound, last: 0, max: 0, stale: 0, leftOut: 0 };
   collector.onOutcome((outcome) => {
     live.last = lagOf(outcome, state.policyVersion);
     live.max = Math.max(live.max, live.last);
@@ -174,8 +178,20 @@ export async function runAsyncTtiLoop(
 
     // 3. learn and publish; collection goes on under whichever version inference serves
     deps.onPhase('train', iteration, horizon);
-    const trained = await trainAndServe(learner, collector, state, iteration, untilStopped);
+    const trained = await trainAndServe(
+      learner,
+      collector,
+      state,
+      iteration,
+      untilStopped,
+      minPolicyVersion(state.policyVersion, bound),
+    );
     if (trained === STOPPED) return 'stopped';
+    if (trained?.stale !== undefined) {
+      lag.leftOut = trained.stale;
+      live.leftOut = trained.stale;
+      deps.onLag?.({ ...live });
+    }
 
     // 4. draw ahead, up to the lag bound
     drawThrough(iteration + 1 + bound);

@@ -148,6 +148,8 @@ export const Trained = z.object({
   samplesPerSec: z.number().nullable(),
   checkpoint: z.string().nullable(),
   durationMs: z.number(),
+  /** kept trajectories older than the train command's minPolicyVersion, left out of the sample */
+  stale: Count.optional(),
 });
 export type TrainedMessage = z.infer<typeof Trained>;
 
@@ -180,6 +182,11 @@ export const Command = z.discriminatedUnion('command', [
     command: z.literal('train'),
     iteration: Count,
     policyVersion: Count,
+    /**
+     * rollout.max_policy_lag ≥ 1: train only on trajectories every step of which was sampled under
+     * this version or a newer one (absent: the whole buffer, as TTI samples it)
+     */
+    minPolicyVersion: Count.optional(),
   }),
   /** learner: publish the current weights again (an inference worker joined late, or missed them) */
   z.object({ type: z.literal('command'), command: z.literal('publish_weights') }),
@@ -522,9 +529,13 @@ export const SampleRequest = z.object({
   maxFailures: Count.optional(),
   /** the draw's seed (the run's seed and the iteration): a resent request gets the same sample */
   seed: Count,
+  /** draw only from trajectories whose oldest step's policy version is at least this (absent: all) */
+  minPolicyVersion: Count.optional(),
 });
 export const SampleBatch = z.object({
   type: z.literal('sample_batch'),
+  /** trajectories left out as older than the request's minPolicyVersion (absent: none asked) */
+  stale: Count.optional(),
   /**
    * in episode order (iteration, then place in its phase), whatever order replay received them in;
    * the failed ones asked for (maxFailures) follow the kept ones, in episode order too
@@ -606,7 +617,16 @@ export const StatusSnapshot = z.object({
   /** why collection is paused ("replay: disk full at …"); null or absent when it is not */
   paused: z.string().nullable().optional(),
   /** rollout.max_policy_lag ≥ 1: the bound, the latest and largest lag of an episode, and the stale ones */
-  lag: z.object({ bound: Count, last: Count, max: Count, stale: Count }).optional(),
+  lag: z
+    .object({
+      bound: Count,
+      last: Count,
+      max: Count,
+      stale: Count,
+      /** kept trajectories past the bound that the learner's latest sample left out of replay */
+      leftOut: Count.optional(),
+    })
+    .optional(),
   /** a run that listens for remote workers: how many are expected, and refused handshakes (ZAP) */
   remote: z
     .object({
