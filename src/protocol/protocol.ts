@@ -228,6 +228,11 @@ export const TaskAssignment = z.object({
   seed: Count,
   /** send the trajectory to replay (collection); eval episodes are only reported */
   toReplay: z.boolean(),
+  /**
+   * act under this policy version, held by inference while it serves newer ones (the
+   * asynchronous loop's eval, a snapshot of the weights); absent: the newest served
+   */
+  policyVersion: Count.optional(),
 });
 export const NoTask = z.object({ type: z.literal('no_task'), requestId: Count, retryAfterMs: Count });
 /** env → supervisor once an episode is scored (and, for collection, durable in replay). */
@@ -434,6 +439,8 @@ const actRequestCommon = {
   seed: Count.optional(),
   /** the actions the task offers (absent: stop is offered) */
   offers: ActionOffers.optional(),
+  /** act under this held policy version (the episode's task assignment pins it); absent: the newest */
+  policyVersion: Count.optional(),
 };
 /** An act request for the trainable (tfjs) policy. */
 export const TfjsActRequest = z.object({

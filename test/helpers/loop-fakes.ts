@@ -134,7 +134,8 @@ export function streamingCollector(
         reward: success ? 1 : 0,
         steps: 2,
         kept: success && spec.toReplay,
-        policyVersions: [o.versionOf?.(spec, served) ?? served],
+        // an episode pinned to a version (the asynchronous loop's eval) acts under it, as inference holds it
+        policyVersions: [spec.policyVersion ?? o.versionOf?.(spec, served) ?? served],
       };
     });
     const versions = [...new Set(outcomes.flatMap((r) => r.policyVersions))].join(',');

@@ -111,7 +111,7 @@ test('an episode sampled more versions behind than the bound is counted stale an
   assert.equal(record.checkpoints.at(-1)?.totals.seen, 16);
 });
 
-test("the learner trains on nothing older than the bound, and what replay left out is in the row and the live lag", async () => {
+test('the learner trains on nothing older than the bound, and what replay left out is in the row and the live lag', async () => {
   const c = config(2, { iterations: 5 });
   const record = newRecord();
   const collector = streamingCollector(record);
@@ -157,8 +157,17 @@ test('the curriculum is unchanged: the asynchronous loop asks for the episodes t
           { ...deps, collector: seams.collector as ReturnType<typeof streamingCollector> },
           freshLoopState(c),
         );
+      // the asynchronous eval pins its episodes to the version it names; the episodes are the same
       return record.requests
-        .map((r) => ({ phase: r.phase, iteration: r.iteration, episodes: r.episodes }))
+        .map((r) => ({
+          phase: r.phase,
+          iteration: r.iteration,
+          episodes: r.episodes.map(({ policyVersion, ...e }) => {
+            if (lag > 0 && r.phase === 'eval') assert.equal(policyVersion, r.policyVersion);
+            else assert.equal(policyVersion, undefined);
+            return e;
+          }),
+        }))
         .sort((a, b) => a.iteration - b.iteration || a.phase.localeCompare(b.phase));
     };
     const sync = await asked(0);
