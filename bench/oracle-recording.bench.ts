@@ -3,7 +3,8 @@
 // before (two browsers, a new context and a host reset for every demo, key-by-key typing) against
 // as it records now (one browser per env worker of configs/miniarena.yaml, the config's context
 // reuse and typing, a host reset only after a demo that may have changed a site). Both record the
-// same tasks; the demos must come out the same (success and actions), or the cut changed them.
+// same tasks; the demos must come out the same (success, and each action by the element it acts
+// on: element ids count on in a reused context), or the cut changed them.
 import { moreTrainTasks, readSplit, recordOracleDemos, selectTasks } from '../src/arena/index.js';
 import { loadConfig } from '../src/config/index.js';
 import type { BrowserEnvConfig } from '../src/envs/index.js';
@@ -20,10 +21,13 @@ export interface OracleRecordingMode {
   successes: number;
 }
 
-export async function oracleRecordingBench(o: { perTemplate?: number; fullTasks?: number } = {}) {
+/** `limit`: at most that many of the sample, templates taking turns (a quicker, rougher figure). */
+export async function oracleRecordingBench(
+  o: { perTemplate?: number; limit?: number; fullTasks?: number } = {},
+) {
   const perTemplate = o.perTemplate ?? 2;
   const all = moreTrainTasks(perTemplate, { train: readSplit('train'), test: readSplit('test') });
-  const tasks = selectTasks(all, {});
+  const tasks = selectTasks(all, { limit: o.limit });
   const config = loadConfig(defaultConfigFile);
   const record = async (mode: Omit<OracleRecordingMode, 'wallMs' | 'perDemoMs' | 'successes'>) => {
     const started = performance.now();
@@ -50,8 +54,13 @@ export async function oracleRecordingBench(o: { perTemplate?: number; fullTasks?
     typing: config.env.typing,
     resetEvery: false,
   });
-  const shape = (ds: typeof before.demos) =>
-    ds.map((d) => [d.taskId, d.success, d.steps.map((s) => s.action)]);
+  // An action named by the element it acts on, not its id: ids count on in a reused context.
+  const named = (s: (typeof before.demos)[number]['steps'][number]) =>
+    s.action?.replace(/\[(\d+)\]/, (_, id: string) => {
+      const k = s.nodes.ids.indexOf(Number(id));
+      return k < 0 ? `[${id}]` : `[${s.nodes.roles[k]} '${s.nodes.names[k]}']`;
+    }) ?? null;
+  const shape = (ds: typeof before.demos) => ds.map((d) => [d.taskId, d.success, d.steps.map(named)]);
   const differing = before.demos
     .filter((d, i) => JSON.stringify(shape([d])) !== JSON.stringify(shape([after.demos[i]!])))
     .map((d) => d.taskId);
