@@ -76,6 +76,21 @@ if (selected('episode')) {
   );
 }
 
+if (selected('oracle-recording')) {
+  const { oracleRecordingBench } = await import('./oracle-recording.bench.js');
+  const r = await oracleRecordingBench();
+  writeFileSync(
+    path.join(resultsDir, 'oracle-recording.json'),
+    `${JSON.stringify({ machine, ...r }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `oracle recording (${r.tasks} train tasks, ${r.perTemplate} a template): before ${r.before.perDemoMs} ms a demo ` +
+      `(${r.before.concurrency} browsers), after ${r.after.perDemoMs} ms (${r.after.concurrency} browsers), ` +
+      `${r.speedup}×; ${r.extrapolated.tasks} demos ≈ ${r.extrapolated.beforeMin} → ${r.extrapolated.afterMin} min; ` +
+      `${r.differing.length} demos differ\n`,
+  );
+}
+
 if (selected('network-trace')) {
   const { networkTraceBench } = await import('./network-trace.bench.js');
   const n = await networkTraceBench();

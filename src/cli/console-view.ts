@@ -155,9 +155,10 @@ export function renderRun(
   if (snapshot.paused) lines.push(`paused    ${snapshot.paused}`);
   // rollout.max_policy_lag ≥ 1: how far behind the learner collection samples.
   if (snapshot.lag !== undefined) {
-    const { bound, last, max, stale } = snapshot.lag;
+    const { bound, last, max, stale, leftOut } = snapshot.lag;
     lines.push(
-      `lag       ${last} version(s) now   ${max} at most   bound ${bound}   ${stale} stale left out`,
+      `lag       ${last} version(s) now   ${max} at most   bound ${bound}   ${stale} stale left out` +
+        (leftOut === undefined ? '' : `   ${leftOut} older kept trajectories not trained on`),
     );
   }
   // A chat policy's served model and the tokens it has used (summed over inference workers).

@@ -127,6 +127,8 @@ export class Acting {
       // a search's later rollouts draw apart from its first, which is the plain episode's
       seed: rollout === 0 ? mixSeeds(assignment.seed, step) : mixSeeds(assignment.seed, step, rollout),
       offers: context.offers,
+      // an eval pinned to a snapshot of the weights asks for that version at every step
+      ...(assignment.policyVersion === undefined ? {} : { policyVersion: assignment.policyVersion }),
     };
     const frames: Buffer[] = [];
     let request: TfjsActRequestMessage | ChatActRequestMessage;

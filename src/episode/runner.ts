@@ -224,6 +224,7 @@ export class EpisodeRunner {
   ): TrajectoryMessage {
     const record = outcome.record!;
     const { worker, acting } = this;
+    let lastVersion = outcome.taken[0]?.policyVersion ?? 0;
     return {
       type: 'trajectory',
       // replay takes a trajectory only from the worker it names, by that worker's key
@@ -243,6 +244,9 @@ export class EpisodeRunner {
       horizon: assignment.horizon,
       steps: rolloutSteps(record, outcome.taken).map((s) => {
         const wire = s.taken ? acting.wireOf(s.taken.observation) : null;
+        // A step no decision of this episode chose (one the env recorded past the last) is of the
+        // version before it, not 0: replay's lag bound reads the oldest step's version.
+        if (s.taken) lastVersion = s.taken.policyVersion;
         return {
           observation: s.observation,
           url: wire?.url ?? s.url,
@@ -250,7 +254,7 @@ export class EpisodeRunner {
           note: wire?.note ?? null,
           reply: s.reply,
           action: s.action,
-          policyVersion: s.taken?.policyVersion ?? 0,
+          policyVersion: lastVersion,
         };
       }),
     };

@@ -4,17 +4,20 @@
 //
 //   before the first iteration: draw and queue iterations 1 … 1+L
 //   for each iteration k:
-//     1. record k−1: wait for its eval (which ran beside collection), write its row, checkpoint;
+//     1. record:     write the rows of the iterations before whose evals are done (in order), and
+//                    wait for an eval only when the learner would otherwise drop its checkpoint;
 //     2. batch:      wait for iteration k's episodes (k+1 … k+L are running meanwhile); an episode
 //                    sampled more than L versions behind the policy the learner improves on is
 //                    stale: counted, and left out of the batch;
-//     3. learn:      train iteration k, publish version k; the queued episodes keep running;
+//     3. learn:      train iteration k on replay's trajectories within the bound (replay leaves
+//                    out, and counts, what an older policy sampled), publish version k; the queued
+//                    episodes keep running;
 //     4. draw ahead: queue iteration k+1+L, so no episode is sampled by a policy more than L
 //                    versions behind the one that trains on it (AReaL's staleness cap);
-//     5. eval:       on eval_every's cadence, the fixed subset, greedily, at the eval horizon, under
-//                    the version just published, on the eval's share of the env workers; the
-//                    learner publishes nothing newer until it is done (step 1), so the eval is of
-//                    one named version while collection goes on.
+//     5. eval:       on eval_every's cadence, the fixed subset, greedily, at the eval horizon, pinned
+//                    to the version just published: inference holds that version for the eval's
+//                    requests (a snapshot) while collection moves on to newer ones, so neither
+//                    collection nor the learner waits for it; its row is written when it ends.
 //
 // L = 0 would be the synchronous loop with the eval moved beside collection; the synchronous loop
 // itself (tti-loop.ts) is what `max_policy_lag: 0` runs, exactly as before.
@@ -36,7 +39,7 @@ import {
 } from './iteration.js';
 import type { LearnerReport } from './learner.js';
 import type { LoopState } from './loop-state.js';
-import { type LagSummary, lagOf, splitByLag } from './policy-lag.js';
+import { type LagSummary, lagOf, minPolicyVersion, splitByLag } from './policy-lag.js';
 import type { StreamingCollector } from './streaming-collector.js';
 import type { LoopDeps } from './tti-loop.js';
 
@@ -50,6 +53,8 @@ export interface LiveLag {
   max: number;
   /** episodes left out of their batch as stale, over this run */
   stale: number;
+  /** kept trajectories past the bound that the learner's latest sample of replay left out */
+  leftOut: number;
 }
 
 export interface AsyncLoopDeps extends Omit<LoopDeps, 'collector'> {
@@ -66,10 +71,12 @@ interface Trained {
   trained: LearnerReport | null;
   collectMs: number;
   started: number;
-  requeuedBefore: number;
-  /** the task stream's state right after this iteration's draw: where a resume draws on from */
-  randomState: number;
+  requeued: number;
+  /** the run's state right after this iteration trained: what its row reads and its checkpoint saves */
+  state: LoopState;
   evaluated: Promise<EpisodeOutcome[]> | null;
+  /** the eval's outcomes once it has ended */
+  evalDone: EpisodeOutcome[] | null;
 }
 
 export async function runAsyncTtiLoop(
@@ -80,7 +87,7 @@ export async function runAsyncTtiLoop(
   const bound = config.rollout.max_policy_lag;
   const { state, random, evalTasks, untilStopped } = loopStart(deps, initial);
 
-  const live: LiveLag = { bound, last: 0, max: 0, stale: 0 };
+  const live: LiveLag = { bound, last: 0, max: 0, stale: 0, leftOut: 0 };
   collector.onOutcome((outcome) => {
     live.last = lagOf(outcome, state.policyVersion);
     live.max = Math.max(live.max, live.last);
@@ -105,10 +112,16 @@ export async function runAsyncTtiLoop(
     }
   };
 
-  // Writes an iteration's row and checkpoint; true when the env-step budget is spent.
-  const record = async (t: Trained, evaluated: EpisodeOutcome[]): Promise<boolean> => {
-    const evalRow = t.evaluated === null ? null : addEval(config, state, evaluated, deps.labels);
-    const row = metricsRow(config, state, {
+  // Writes an iteration's row and checkpoint from its state as it trained, with its eval's counts.
+  const record = async (t: Trained, evaluated: EpisodeOutcome[]): Promise<void> => {
+    const evalRow = t.evaluated === null ? null : addEval(config, t.state, evaluated, deps.labels);
+    // The eval's episodes count in the run's totals from here on, in the rows still to come too.
+    if (t.evaluated !== null)
+      for (const later of [state, ...pending.map((p) => p.state)]) {
+        later.totals.episodes += evaluated.length;
+        later.totals.successes += evaluated.filter((r) => r.reward > 0).length;
+      }
+    const row = metricsRow(config, t.state, {
       iteration: t.iteration,
       horizon: t.horizon,
       collected: t.collected,
@@ -118,23 +131,37 @@ export async function runAsyncTtiLoop(
       collectMs: t.collectMs,
       wallMs: Date.now() - t.started,
       restarts: await deps.restarts(),
-      requeued: collector.requeued - t.requeuedBefore,
+      requeued: t.requeued,
     });
     row.lag = t.lag;
     deps.appendMetrics(row);
+    deps.saveState(t.state);
     state.iteration = t.iteration;
-    state.horizon = t.horizon;
-    state.randomState = t.randomState;
-    deps.saveState(state);
+    state.randomState = t.state.randomState;
     log.info(`${iterationLine(row, t.collected)}, policy lag ≤ ${t.lag.max} (${t.lag.stale} stale)`);
     deps.event('iteration', `iteration ${t.iteration} done, policy lag ≤ ${t.lag.max}`);
-    const spent = config.budget_env_steps !== null && state.totals.envSteps >= config.budget_env_steps;
-    if (spent) log.info(`env-step budget reached (${state.totals.envSteps} ≥ ${config.budget_env_steps})`);
-    return spent;
+  };
+
+  /** Trained iterations whose rows are not written yet, oldest first. */
+  const pending: Trained[] = [];
+  /** Writes the rows of the oldest pending iterations: those whose eval is done, and any up to `through`. */
+  const recordThrough = async (through: number): Promise<'stopped' | undefined> => {
+    while (pending.length > 0) {
+      const t = pending[0]!;
+      let evaluated = t.evalDone;
+      if (t.evaluated !== null && evaluated === null) {
+        if (t.iteration > through) return undefined;
+        const ended = await untilStopped(t.evaluated);
+        if (ended === STOPPED) return 'stopped';
+        evaluated = ended;
+      }
+      pending.shift();
+      await record(t, evaluated ?? []);
+    }
+    return undefined;
   };
 
   drawThrough(state.iteration + 1 + bound);
-  let pending: Trained | null = null;
   let lastBatchAt = Date.now();
   for (let iteration = state.iteration + 1; iteration <= config.iterations; iteration++) {
     const started = Date.now();
@@ -142,15 +169,13 @@ export async function runAsyncTtiLoop(
     const horizon = horizonAt(scheduleOf(config), iteration);
     deps.onPhase('collect', iteration, horizon);
 
-    // 1. record the iteration before, once its eval is done
-    if (pending !== null) {
-      const evaluated: EpisodeOutcome[] | typeof STOPPED = await untilStopped(
-        pending.evaluated ?? Promise.resolve([]),
-      );
-      if (evaluated === STOPPED) return 'stopped';
-      const spent = await record(pending, evaluated);
-      pending = null;
-      if (spent) break;
+    // 1. the rows of the iterations before whose evals are done; training this one drops the
+    // checkpoint of version iteration − keep_checkpoints, which an eval of it may still need
+    // (an inference worker that restarts mid-eval loads the version it pins from disk)
+    if ((await recordThrough(iteration - config.model.keep_checkpoints)) === 'stopped') return 'stopped';
+    if (config.budget_env_steps !== null && state.totals.envSteps >= config.budget_env_steps) {
+      log.info(`env-step budget reached (${state.totals.envSteps} ≥ ${config.budget_env_steps})`);
+      break;
     }
 
     // 2. this iteration's batch, within the lag bound
@@ -174,28 +199,41 @@ export async function runAsyncTtiLoop(
 
     // 3. learn and publish; collection goes on under whichever version inference serves
     deps.onPhase('train', iteration, horizon);
-    const trained = await trainAndServe(learner, collector, state, iteration, untilStopped);
+    const trained = await trainAndServe(
+      learner,
+      collector,
+      state,
+      iteration,
+      untilStopped,
+      minPolicyVersion(state.policyVersion, bound),
+    );
     if (trained === STOPPED) return 'stopped';
+    if (trained?.stale !== undefined) {
+      lag.leftOut = trained.stale;
+      live.leftOut = trained.stale;
+      deps.onLag?.({ ...live });
+    }
 
     // 4. draw ahead, up to the lag bound
     drawThrough(iteration + 1 + bound);
 
-    // 5. eval beside collection, under the version just published
+    // 5. eval beside collection, pinned to the version just published
     let evaluated: Promise<EpisodeOutcome[]> | null = null;
     if (iteration % config.eval_every === 0 || iteration === config.iterations) {
-      deps.event(
-        'eval',
-        `iteration ${iteration}: eval on ${evalTasks.length} test tasks under v${state.policyVersion}`,
-      );
+      const version = state.policyVersion;
+      deps.event('eval', `iteration ${iteration}: eval on ${evalTasks.length} test tasks under v${version}`);
       evaluated = collector.submit({
         phase: 'eval',
         iteration,
-        policyVersion: state.policyVersion,
-        episodes: evalTasks.map((t, i) => episodeSpec(config, deps.runId, t, iteration, 'eval', i)),
+        policyVersion: version,
+        episodes: evalTasks.map((t, i) => ({
+          ...episodeSpec(config, deps.runId, t, iteration, 'eval', i),
+          policyVersion: version,
+        })),
       });
     }
     deps.onPhase('collect', iteration, horizon);
-    pending = {
+    const t: Trained = {
       iteration,
       horizon,
       collected,
@@ -203,18 +241,20 @@ export async function runAsyncTtiLoop(
       trained,
       collectMs,
       started,
-      requeuedBefore,
-      randomState: draw.randomState,
+      requeued: collector.requeued - requeuedBefore,
+      state: { ...structuredClone(state), iteration, horizon, randomState: draw.randomState },
       evaluated,
+      evalDone: null,
     };
-  }
-  if (pending !== null) {
-    const evaluated: EpisodeOutcome[] | typeof STOPPED = await untilStopped(
-      pending.evaluated ?? Promise.resolve([]),
+    evaluated?.then(
+      (outcomes) => {
+        t.evalDone = outcomes;
+      },
+      () => undefined,
     );
-    if (evaluated === STOPPED) return 'stopped';
-    await record(pending, evaluated);
+    pending.push(t);
   }
+  if ((await recordThrough(Number.POSITIVE_INFINITY)) === 'stopped') return 'stopped';
   deps.onPhase('done', state.iteration, state.horizon);
   return 'completed';
 }

@@ -16,6 +16,11 @@ export interface EpisodeSpec {
   /** the episode's sampling seed (derived from the run's seed) */
   seed: number;
   toReplay: boolean;
+  /**
+   * act under this policy version, which inference holds for it while it serves newer ones to
+   * collection (the asynchronous loop's eval); absent: the newest served
+   */
+  policyVersion?: number;
 }
 
 /** What an episode came to, as far as the loop counts it. */

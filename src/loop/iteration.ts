@@ -31,15 +31,23 @@ export function loopStart(
   return { state, random, evalTasks, untilStopped };
 }
 
-/** Trains `iteration`; a newly published version counts once the collector's episodes run under it. */
+/**
+ * Trains `iteration` (on nothing older than `minPolicyVersion`, when given); a newly published
+ * version counts once the collector's episodes run under it.
+ */
 export async function trainAndServe(
   learner: Learner,
   collector: Collector,
   state: LoopState,
   iteration: number,
   untilStopped: <T>(p: Promise<T>) => Promise<T | Stopped>,
+  minPolicyVersion?: number,
 ): Promise<LearnerReport | null | Stopped> {
-  const trained = await untilStopped(learner.train(iteration, state.policyVersion + 1));
+  const trained = await untilStopped(
+    minPolicyVersion === undefined
+      ? learner.train(iteration, state.policyVersion + 1)
+      : learner.train(iteration, state.policyVersion + 1, minPolicyVersion),
+  );
   if (trained === STOPPED) return STOPPED;
   if (trained !== null && trained.policyVersion > state.policyVersion) {
     state.policyVersion = trained.policyVersion;

@@ -13,12 +13,15 @@ export interface LearnerReport {
   loss: number | null;
   samplesPerSec: number | null;
   durationMs: number;
+  /** kept trajectories older than the pass's minPolicyVersion, left out of its sample */
+  stale?: number;
 }
 
 export interface Learner {
   /**
    * Trains iteration `iteration` on a sample of what replay kept and publishes `policyVersion`;
-   * resolves with what it did (null: a run without a learner).
+   * resolves with what it did (null: a run without a learner). With `minPolicyVersion` the sample
+   * holds only trajectories every step of which that version or a newer one chose.
    */
-  train(iteration: number, policyVersion: number): Promise<LearnerReport | null>;
+  train(iteration: number, policyVersion: number, minPolicyVersion?: number): Promise<LearnerReport | null>;
 }

@@ -17,6 +17,13 @@ export interface LagSummary {
   mean: number;
   /** episodes older than the bound, left out of the batch */
   stale: number;
+  /** kept trajectories older than the bound that the learner's sample of replay left out */
+  leftOut?: number;
+}
+
+/** The oldest policy version the learner trains on when it improves on `policyVersion`. */
+export function minPolicyVersion(policyVersion: number, bound: number): number {
+  return Math.max(0, policyVersion - bound);
 }
 
 /** Splits a batch into the episodes within the bound and the stale ones. */

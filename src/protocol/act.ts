@@ -111,6 +111,8 @@ const actRequestCommon = {
   seed: Count.optional(),
   /** the actions the task offers (absent: stop is offered) */
   offers: ActionOffers.optional(),
+  /** act under this held policy version (the episode's task assignment pins it); absent: the newest */
+  policyVersion: Count.optional(),
 };
 /** An act request for the trainable (tfjs) policy. */
 export const TfjsActRequest = z.object({

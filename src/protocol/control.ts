@@ -88,6 +88,8 @@ export const Trained = z.object({
   samplesPerSec: z.number().nullable(),
   checkpoint: z.string().nullable(),
   durationMs: z.number(),
+  /** kept trajectories older than the train command's minPolicyVersion, left out of the sample */
+  stale: Count.optional(),
 });
 export type TrainedMessage = z.infer<typeof Trained>;
 
@@ -120,6 +122,11 @@ export const Command = z.discriminatedUnion('command', [
     command: z.literal('train'),
     iteration: Count,
     policyVersion: Count,
+    /**
+     * rollout.max_policy_lag ≥ 1: train only on trajectories every step of which was sampled under
+     * this version or a newer one (absent: the whole buffer, as TTI samples it)
+     */
+    minPolicyVersion: Count.optional(),
   }),
   /** learner: publish the current weights again (an inference worker joined late, or missed them) */
   z.object({ type: z.literal('command'), command: z.literal('publish_weights') }),

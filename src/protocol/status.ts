@@ -67,7 +67,16 @@ export const StatusSnapshot = z.object({
   /** why collection is paused ("replay: disk full at …"); null or absent when it is not */
   paused: z.string().nullable().optional(),
   /** rollout.max_policy_lag ≥ 1: the bound, the latest and largest lag of an episode, and the stale ones */
-  lag: z.object({ bound: Count, last: Count, max: Count, stale: Count }).optional(),
+  lag: z
+    .object({
+      bound: Count,
+      last: Count,
+      max: Count,
+      stale: Count,
+      /** kept trajectories past the bound that the learner's latest sample left out of replay */
+      leftOut: Count.optional(),
+    })
+    .optional(),
   /** a run that listens for remote workers: how many are expected, and refused handshakes (ZAP) */
   remote: z
     .object({

@@ -32,6 +32,11 @@ export const TaskAssignment = z.object({
   seed: Count,
   /** send the trajectory to replay (collection); eval episodes are only reported */
   toReplay: z.boolean(),
+  /**
+   * act under this policy version, held by inference while it serves newer ones (the
+   * asynchronous loop's eval, a snapshot of the weights); absent: the newest served
+   */
+  policyVersion: Count.optional(),
 });
 export const NoTask = z.object({ type: z.literal('no_task'), requestId: Count, retryAfterMs: Count });
 /** env → supervisor once an episode is scored (and, for collection, durable in replay). */

@@ -61,9 +61,13 @@ export const SampleRequest = z.object({
   maxFailures: Count.optional(),
   /** the draw's seed (the run's seed and the iteration): a resent request gets the same sample */
   seed: Count,
+  /** draw only from trajectories whose oldest step's policy version is at least this (absent: all) */
+  minPolicyVersion: Count.optional(),
 });
 export const SampleBatch = z.object({
   type: z.literal('sample_batch'),
+  /** trajectories left out as older than the request's minPolicyVersion (absent: none asked) */
+  stale: Count.optional(),
   /**
    * in episode order (iteration, then place in its phase), whatever order replay received them in;
    * the failed ones asked for (maxFailures) follow the kept ones, in episode order too

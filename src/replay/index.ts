@@ -4,4 +4,4 @@ export { isKept } from './filter.js';
 export { ReplayLogReader, readReplayLog } from './log-reader.js';
 export { encodeRecord, MAX_RECORD_BYTES, RecordTooLarge } from './record-format.js';
 export { type OpenReport, ReplayLog, ReplayWriteFailed } from './replay-log.js';
-export { sampleTrajectories, samplingWeights } from './sample.js';
+export { oldestPolicyVersion, sampleTrajectories, samplingWeights, withinPolicyVersion } from './sample.js';

@@ -51,3 +51,23 @@ export function sampleTrajectories(
     .sort((a, b) => a.i - b.i)
     .map((k) => k.t);
 }
+
+/** The oldest policy version that chose one of the trajectory's steps (null: it has no steps). */
+export function oldestPolicyVersion(trajectory: Pick<Trajectory, 'steps'>): number | null {
+  if (trajectory.steps.length === 0) return null;
+  return Math.min(...trajectory.steps.map((s) => s.policyVersion));
+}
+
+/**
+ * The trajectories every step of which was sampled under `minPolicyVersion` or newer, and how many
+ * were left out as older (rollout.max_policy_lag: the learner trains on nothing past the bound). A
+ * trajectory without steps has nothing to train on either way and is kept, unversioned.
+ */
+export function withinPolicyVersion(
+  trajectories: readonly Trajectory[],
+  minPolicyVersion: number | undefined,
+): { fresh: Trajectory[]; stale: number } {
+  if (minPolicyVersion === undefined) return { fresh: [...trajectories], stale: 0 };
+  const fresh = trajectories.filter((t) => (oldestPolicyVersion(t) ?? minPolicyVersion) >= minPolicyVersion);
+  return { fresh, stale: trajectories.length - fresh.length };
+}

@@ -21,6 +21,8 @@ export interface LoopRecord {
   requests: CollectRequest[];
   checkpoints: LoopState[];
   rows: MetricsRow[];
+  /** each train call's minPolicyVersion, in order (undefined: the whole buffer) */
+  minPolicyVersions: (number | undefined)[];
 }
 
 export const tasks = (split: string, n: number): TaskRef[] =>
@@ -69,12 +71,18 @@ export function memoryCollector(
 /** A learner that publishes the version it is asked for, unless `publishes` says it had nothing to train on. */
 export function memoryLearner(
   record: LoopRecord,
-  o: { publishes?: (iteration: number) => boolean; until?: (iteration: number) => Promise<void> } = {},
+  o: {
+    publishes?: (iteration: number) => boolean;
+    until?: (iteration: number) => Promise<void>;
+    /** what replay left out as older than the pass's minPolicyVersion (reported only when one is asked) */
+    stale?: (iteration: number) => number;
+  } = {},
 ): Learner {
   let version = 0;
   return {
-    async train(iteration, policyVersion) {
+    async train(iteration, policyVersion, minPolicyVersion) {
       record.calls.push(`train i${iteration} v${policyVersion}`);
+      record.minPolicyVersions.push(minPolicyVersion);
       // a pass that lasts until the test says (what goes on meanwhile is what the test asserts)
       await o.until?.(iteration);
       if (o.publishes?.(iteration) ?? true) version = policyVersion;
@@ -86,6 +94,7 @@ export function memoryLearner(
         loss: 1 / iteration,
         samplesPerSec: null,
         durationMs: 1,
+        ...(minPolicyVersion === undefined ? {} : { stale: o.stale?.(iteration) ?? 0 }),
       };
     },
   };
@@ -125,7 +134,8 @@ export function streamingCollector(
         reward: success ? 1 : 0,
         steps: 2,
         kept: success && spec.toReplay,
-        policyVersions: [o.versionOf?.(spec, served) ?? served],
+        // an episode pinned to a version (the asynchronous loop's eval) acts under it, as inference holds it
+        policyVersions: [spec.policyVersion ?? o.versionOf?.(spec, served) ?? served],
       };
     });
     const versions = [...new Set(outcomes.flatMap((r) => r.policyVersions))].join(',');
@@ -193,4 +203,10 @@ export function loopDeps(
   };
 }
 
-export const newRecord = (): LoopRecord => ({ calls: [], requests: [], checkpoints: [], rows: [] });
+export const newRecord = (): LoopRecord => ({
+  calls: [],
+  requests: [],
+  checkpoints: [],
+  rows: [],
+  minPolicyVersions: [],
+});

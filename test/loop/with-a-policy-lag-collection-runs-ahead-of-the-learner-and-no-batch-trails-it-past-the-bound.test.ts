@@ -2,8 +2,9 @@
 // in-memory streaming collector and learner (test/helpers/loop-fakes.ts): no process, socket or
 // browser. Collection of the next iterations is queued before the learner trains and finishes while
 // it trains; no batch is sampled by a policy more than the bound behind the one that trains on it;
-// an episode that is gets counted and left out; the curriculum asks for exactly the episodes the
-// synchronous loop asks for.
+// an episode that is gets counted and left out, and the learner is asked to train on nothing older
+// than the bound (replay leaves such trajectories out, counted in the row); the curriculum asks for
+// exactly the episodes the synchronous loop asks for.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveConfig } from '../../src/config/index.js';
@@ -101,13 +102,43 @@ test('an episode sampled more versions behind than the bound is counted stale an
   const learner = memoryLearner(record);
   await runAsyncTtiLoop({ ...loopDeps(c, record, { collector, learner }), collector }, freshLoopState(c));
   const third = record.rows[2]!;
-  assert.deepEqual(third.lag, { bound: 1, max: 2, mean: third.lag?.mean, stale: 1 });
+  assert.deepEqual(third.lag, { bound: 1, max: 2, mean: third.lag?.mean, stale: 1, leftOut: 0 });
   assert.equal(third.train.episodes, 3, 'the stale episode is not in the batch');
   assert.equal(third.envSteps, 6);
   assert.ok(record.rows.filter((r) => r !== third).every((r) => r.lag?.stale === 0));
   // it ran: its env steps count against the budget, and replay saw it
   assert.equal(record.checkpoints.at(-1)?.totals.envSteps, 32);
   assert.equal(record.checkpoints.at(-1)?.totals.seen, 16);
+});
+
+test('the learner trains on nothing older than the bound, and what replay left out is in the row and the live lag', async () => {
+  const c = config(2, { iterations: 5 });
+  const record = newRecord();
+  const collector = streamingCollector(record);
+  const learner = memoryLearner(record, { stale: (k) => 10 * k });
+  const live: number[] = [];
+  await runAsyncTtiLoop(
+    { ...loopDeps(c, record, { collector, learner }), collector, onLag: (l) => live.push(l.leftOut) },
+    freshLoopState(c),
+  );
+  // iteration k improves on v(k−1): nothing sampled before v(k−1−2)
+  assert.deepEqual(record.minPolicyVersions, [0, 0, 0, 1, 2]);
+  assert.deepEqual(
+    record.rows.map((r) => r.lag?.leftOut),
+    [10, 20, 30, 40, 50],
+  );
+  assert.equal(live.at(-1), 50);
+});
+
+test('the synchronous loop asks the learner for no bound: it samples the whole buffer, as TTI does', async () => {
+  const c = config(0);
+  const record = newRecord();
+  await runTtiLoop(
+    loopDeps(c, record, { collector: memoryCollector(record), learner: memoryLearner(record) }),
+    freshLoopState(c),
+  );
+  assert.deepEqual(record.minPolicyVersions, [undefined, undefined, undefined, undefined]);
+  assert.ok(record.rows.every((r) => r.lag === undefined));
 });
 
 test('the curriculum is unchanged: the asynchronous loop asks for the episodes the synchronous one does', async () => {
@@ -126,8 +157,17 @@ test('the curriculum is unchanged: the asynchronous loop asks for the episodes t
           { ...deps, collector: seams.collector as ReturnType<typeof streamingCollector> },
           freshLoopState(c),
         );
+      // the asynchronous eval pins its episodes to the version it names; the episodes are the same
       return record.requests
-        .map((r) => ({ phase: r.phase, iteration: r.iteration, episodes: r.episodes }))
+        .map((r) => ({
+          phase: r.phase,
+          iteration: r.iteration,
+          episodes: r.episodes.map(({ policyVersion, ...e }) => {
+            if (lag > 0 && r.phase === 'eval') assert.equal(policyVersion, r.policyVersion);
+            else assert.equal(policyVersion, undefined);
+            return e;
+          }),
+        }))
         .sort((a, b) => a.iteration - b.iteration || a.phase.localeCompare(b.phase));
     };
     const sync = await asked(0);

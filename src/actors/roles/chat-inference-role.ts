@@ -23,6 +23,8 @@ import type { RoleContext, RoleProcess } from './worker-shell.js';
 
 /** The file where the learner records the served model of the latest version (a restarted worker reads it). */
 export const SERVED_MODEL_FILE = 'served-model.json';
+/** Versions whose served model a worker remembers for pinned requests. */
+const HELD_VERSIONS = 8;
 
 /** Replies kept for act requests the env sends again (it resends while a slow completion runs). */
 const RECENT_REPLIES = 512;
@@ -81,9 +83,14 @@ export async function chatInferenceRole(ctx: RoleContext): Promise<RoleProcess> 
   let policyVersion = 0;
   const served = readServedModel(ctx.runDir);
   if (served !== null) ({ model, policyVersion } = served);
+  // The served model of each recent version: an eval pinned to one (the asynchronous loop's
+  // snapshot) is answered by that model while collection moves on to newer ones.
+  const models = new Map<number, string>();
   const setModel = (name: string, version: number) => {
     model = name;
     policyVersion = version;
+    models.set(version, name);
+    for (const old of models.keys()) if (models.size > HELD_VERSIONS) models.delete(old);
     ctx.counters.policyVersion = version;
     ctx.labels.model = name;
   };
@@ -113,11 +120,13 @@ export async function chatInferenceRole(ctx: RoleContext): Promise<RoleProcess> 
     let decision = decisions.get(key);
     if (decision === undefined) {
       decision = limit.run(async () => {
-        const version = policyVersion;
+        const pinned = message.policyVersion === undefined ? undefined : models.get(message.policyVersion);
+        if (message.policyVersion !== undefined && pinned === undefined) count('pinnedMissing');
+        const version = pinned === undefined ? policyVersion : message.policyVersion!;
         const started = performance.now();
         ctx.setBusy(true);
         try {
-          const d = await policy.decide(contextOf(message, frames), model, {
+          const d = await policy.decide(contextOf(message, frames), pinned ?? model, {
             temperature: message.temperature,
             seed: message.seed,
           });

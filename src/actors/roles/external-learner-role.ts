@@ -116,12 +116,14 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
           type: 'sample_request',
           maxTrajectories: ctx.config.actor_trajectories,
           seed: mixSeeds(ctx.config.seed, command.iteration),
+          ...(command.minPolicyVersion === undefined ? {} : { minPolicyVersion: command.minPolicyVersion }),
         },
         () => true,
         SAMPLE_TIMEOUT_MS,
       );
       if (batch === null)
         throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
+      const stale = batch.message.stale === undefined ? {} : { stale: batch.message.stale };
       const iterDir = path.join(runDir, 'sft', `iter-${String(command.iteration).padStart(3, '0')}`);
       const out = path.join(iterDir, 'output');
       mkdirSync(out, { recursive: true });
@@ -135,7 +137,7 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
       if (report.samples === 0) {
         ctx.log.info(`iteration ${command.iteration}: nothing kept to train on; still serving ${model}`);
         lastIteration = command.iteration;
-        await answer({});
+        await answer(stale);
         return;
       }
       const version = command.policyVersion;
@@ -183,6 +185,7 @@ export async function externalLearnerRole(ctx: RoleContext): Promise<RoleProcess
         samples: report.samples,
         checkpoint: out,
         samplesPerSec: report.samples / ((Date.now() - started) / 1000),
+        ...stale,
       });
     } finally {
       ctx.setBusy(false);

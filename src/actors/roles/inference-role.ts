@@ -1,7 +1,8 @@
 // The inference role: one per GPU (one on CPU). It answers env workers' act requests with the
 // trainable policy, batching requests that arrive together into one forward pass, and swaps in
 // new weights from the learner only between batches. Every reply carries the policy version that
-// chose it. A request is answered only for the env worker it names, by that worker's key
+// chose it; a request pinned to a version (the asynchronous loop's eval) is answered by that
+// version's snapshot while collection's requests get the newest (held-policies.ts). A request is answered only for the env worker it names, by that worker's key
 // (src/run/speaker-check.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { policyInputOf } from '../../episode/policy-input.js';
@@ -25,6 +26,7 @@ import { SeededRandom } from '../../util/index.js';
 import { actSocket } from './act-socket.js';
 import { chatInferenceRole } from './chat-inference-role.js';
 import { DynamicBatcher } from './dynamic-batcher.js';
+import { HeldPolicies } from './held-policies.js';
 import { freshPolicy, startingPolicy } from './starting-policy.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
 
@@ -53,6 +55,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
   ctx.labels.backend = backend;
   let { policy, version: policyVersion } = initialPolicy(ctx);
   ctx.counters.policyVersion = policyVersion;
+  const held = new HeldPolicies(ctx);
 
   const socket = actSocket(ctx);
   const act = socket.channel;
@@ -89,7 +92,10 @@ export const inferenceRole: RoleMain = async (ctx) => {
       frames,
     };
     try {
-      policy.importWeights(tensors);
+      // a version an eval is pinned to stays served to it, beside the new one
+      const next = held.swapOut({ policy, version: policyVersion }, tensors);
+      if (next === null) policy.importWeights(tensors);
+      else policy = next;
       policyVersion = message.policyVersion;
       ctx.counters.policyVersion = policyVersion;
       ctx.counters.weightBytes = frames.reduce((n, f) => n + f.byteLength, 0);
@@ -151,15 +157,16 @@ export const inferenceRole: RoleMain = async (ctx) => {
     // way of choosing in the batch.
     const groups = new Map<string, Pending[]>();
     for (const p of batch) {
-      const key = p.message.greedy ? 'greedy' : `t${p.message.temperature}`;
+      const key = `${p.message.policyVersion ?? 'newest'}:${p.message.greedy ? 'greedy' : `t${p.message.temperature}`}`;
       const group = groups.get(key);
       if (group === undefined) groups.set(key, [p]);
       else group.push(p);
     }
     for (const group of groups.values()) {
-      const { greedy, temperature } = group[0]!.message;
+      const { greedy, temperature, policyVersion: pinned } = group[0]!.message;
+      const acting = held.policyFor(pinned, { policy, version: policyVersion });
       const inputs = group.map(observationOf);
-      const decisions = policy.actOn(
+      const decisions = acting.policy.actOn(
         inputs.map((i) => i.encoded),
         inputs.map((i) => i.excluded),
         { greedy, temperature, random: random.next },
@@ -177,7 +184,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
               episodeId: p.message.episodeId,
               step: p.message.step,
               reply: decisions[i]?.reply ?? 'Thought: no decision.\nAction: Wait',
-              policyVersion,
+              policyVersion: acting.version,
               ...(decisions[i]?.value === undefined ? {} : { value: decisions[i]!.value! }),
               ...(decisions[i] === undefined ? {} : { logProb: decisions[i]!.logProb }),
             })
@@ -209,6 +216,7 @@ export const inferenceRole: RoleMain = async (ctx) => {
       weights.close();
       await served.catch(() => undefined);
       policy.dispose();
+      held.dispose();
     },
     injectFault(fault: Fault) {
       if (fault === 'slow') slowMs = 2000;

@@ -194,6 +194,8 @@ export const learnerRole: RoleMain = async (ctx) => {
           maxTrajectories: ctx.config.actor_trajectories,
           ...(objective.failures ? { maxFailures: ctx.config.actor_trajectories } : {}),
           seed: mixSeeds(ctx.config.seed, command.iteration),
+          // rollout.max_policy_lag ≥ 1: nothing sampled under a policy older than the bound
+          ...(command.minPolicyVersion === undefined ? {} : { minPolicyVersion: command.minPolicyVersion }),
         },
         () => true,
         SAMPLE_TIMEOUT_MS,
@@ -202,6 +204,14 @@ export const learnerRole: RoleMain = async (ctx) => {
         throw new Error(`replay did not answer a sample request in ${SAMPLE_TIMEOUT_MS} ms`);
       // In episode order (replay's promise), so the same kept episodes train the same weights.
       const trajectories = batch.message.trajectories;
+      const stale = batch.message.stale;
+      if (stale !== undefined) {
+        ctx.counters.staleLeftOut = stale;
+        if (stale > 0)
+          ctx.log.info(
+            `iteration ${command.iteration}: ${stale} kept trajectories older than v${command.minPolicyVersion} left out`,
+          );
+      }
       let demoSteps: TrainingStep[] = [];
       if (demos !== null) {
         // A stream of the seed and the iteration alone: what replay sent does not change which
@@ -279,6 +289,7 @@ export const learnerRole: RoleMain = async (ctx) => {
         samplesPerSec: result.samplesPerSec,
         checkpoint,
         durationMs: Date.now() - started,
+        ...(stale === undefined ? {} : { stale }),
       };
     } finally {
       ctx.setBusy(false);

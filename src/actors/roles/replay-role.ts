@@ -1,5 +1,6 @@
 // The replay role: receives finished trajectories, keeps the successful ones (TTI's filter) in a
-// durable append-only log (src/replay), and serves samples of them to the learner. With
+// durable append-only log (src/replay), and serves samples of them to the learner (with
+// rollout.max_policy_lag ≥ 1, only of those sampled under a recent enough policy). With
 // `learner.algorithm: awr` the failures go to a second log, since the critic learns from them too.
 // A trajectory is taken only from the worker it names, by that worker's key (src/run/speaker-check.ts).
 //
@@ -18,6 +19,7 @@ import {
   ReplayLog,
   ReplayWriteFailed,
   sampleTrajectories,
+  withinPolicyVersion,
 } from '../../replay/index.js';
 import { SeededRandom } from '../../util/index.js';
 import type { RoleContext, RoleMain } from './worker-shell.js';
@@ -203,11 +205,27 @@ export const replayRole: RoleMain = async (ctx) => {
   const serving = samples.serve(async ({ message, peer }) => {
     if (peer === null) return;
     const random = new SeededRandom(message.seed).next;
-    const batch = sampleTrajectories(log.trajectories(), message.maxTrajectories, random);
-    if (failures !== null && (message.maxFailures ?? 0) > 0)
-      batch.push(...sampleTrajectories(failures.log.trajectories(), message.maxFailures ?? 0, random));
+    // rollout.max_policy_lag ≥ 1: what was sampled under a policy older than the bound is left
+    // out before the draw, so the learner still gets up to maxTrajectories within it.
+    const min = message.minPolicyVersion;
+    const kept = withinPolicyVersion(log.trajectories(), min);
+    const batch = sampleTrajectories(kept.fresh, message.maxTrajectories, random);
+    let stale = kept.stale;
+    if (failures !== null && (message.maxFailures ?? 0) > 0) {
+      const failed = withinPolicyVersion(failures.log.trajectories(), min);
+      stale += failed.stale;
+      batch.push(...sampleTrajectories(failed.fresh, message.maxFailures ?? 0, random));
+    }
+    if (min !== undefined) {
+      ctx.counters.staleLeftOut = stale;
+      ctx.counters.minPolicyVersion = min;
+    }
     await samples
-      .sendTo(peer, { type: 'sample_batch', trajectories: batch })
+      .sendTo(peer, {
+        type: 'sample_batch',
+        trajectories: batch,
+        ...(min === undefined ? {} : { stale }),
+      })
       .catch((error: Error) => ctx.log.warn(`sample batch lost: ${error.message}`));
   });
 

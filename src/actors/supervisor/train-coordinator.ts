@@ -10,6 +10,7 @@ import type { WorkerMsg } from './worker-actor.js';
 interface Pending {
   iteration: number;
   policyVersion: number;
+  minPolicyVersion: number | undefined;
   resolve: (m: TrainedMessage) => void;
 }
 
@@ -25,10 +26,10 @@ export class TrainCoordinator implements Learner {
   ) {}
 
   /** Asks the learner to train one iteration; resolves with its answer (null without a learner). */
-  train(iteration: number, policyVersion: number): Promise<TrainedMessage | null> {
+  train(iteration: number, policyVersion: number, minPolicyVersion?: number): Promise<TrainedMessage | null> {
     if (this.learner() === null) return Promise.resolve(null);
     return new Promise((resolve) => {
-      this.pending = { iteration, policyVersion, resolve };
+      this.pending = { iteration, policyVersion, minPolicyVersion, resolve };
       void this.send();
     });
   }
@@ -59,6 +60,7 @@ export class TrainCoordinator implements Learner {
           command: 'train',
           iteration: pending.iteration,
           policyVersion: pending.policyVersion,
+          ...(pending.minPolicyVersion === undefined ? {} : { minPolicyVersion: pending.minPolicyVersion }),
         },
         replyTo,
       }),

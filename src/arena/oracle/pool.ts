@@ -55,6 +55,11 @@ export interface ArenaSlot {
   /** task_id → task with the host's URLs and storage-state files. */
   tasks: Map<string, Task>;
   authDir: string;
+  /**
+   * The host is as seeded: nothing since its last reset (or start) sent a request that may change
+   * a site, so the next task needs no reset (what the oracle's recording skips).
+   */
+  pristine: boolean;
 }
 
 export interface SlotOptions {
@@ -88,7 +93,7 @@ async function openSlot(index: number, opts: SlotOptions): Promise<ArenaSlot> {
     for (const t of loadTaskFile(file, { hosts: host.placeholders, authDir })) tasks.set(t.id, t);
   }
   const env = await BrowserEnv.launch({ allowedOrigins: [host.origin], ...opts.env });
-  return { index, host, env, tasks, authDir };
+  return { index, host, env, tasks, authDir, pristine: true };
 }
 
 export async function openSlots(n: number, opts: SlotOptions): Promise<ArenaSlot[]> {

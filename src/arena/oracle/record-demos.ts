@@ -79,6 +79,11 @@ export interface DemoRecordOptions {
   horizon: number;
   /** the policy's answer for a bare stop (the model's DONE_ANSWER) */
   emptyAnswer: string;
+  /**
+   * reset the host before every demo, not only after one that sent a request that may change a
+   * site (or failed); default false
+   */
+  resetEvery?: boolean;
 }
 
 /** One task solved by the oracle on a freshly reset instance, every acting step recorded. */
@@ -105,11 +110,16 @@ export async function recordOracleDemo(
   const solver = SOLVERS[raw.miniarena.template];
   if (!task) return demo(false, `task ${raw.task_id} is not in the loaded task files`);
   if (!solver) return demo(false, `no oracle solver for template ${raw.miniarena.template}`);
-  await slot.host.reset();
+  // Only a solve that may have changed a site (a POST, say) leaves the host to reset: the env
+  // says per step whether it sent such a request, and a failed solve is not trusted.
+  if (o.resetEvery || !slot.pristine) await slot.host.reset();
+  slot.pristine = false;
+  let unsafe = false;
   const env = slot.env;
   try {
     const first = await env.reset(task, { horizon: ORACLE_HORIZON });
-    const d = await watchedSolve(env, first, raw, (action, page) => {
+    const d = await watchedSolve(env, first, raw, (action, page, result) => {
+      if (result.sentUnsafeRequest ?? action.type !== 'stop') unsafe = true;
       const tti = ttiActionOf(action, o.emptyAnswer);
       const oracle = JSON.stringify(action);
       steps.push({
@@ -126,6 +136,7 @@ export async function recordOracleDemo(
       await env.abandon();
       return demo(false, 'the solver finished without answering');
     }
+    slot.pristine = !unsafe && verdict.success;
     return demo(verdict.success, verdict.success ? undefined : verdict.why);
   } catch (e) {
     await env.abandon();
@@ -134,8 +145,9 @@ export async function recordOracleDemo(
 }
 
 export interface RecordDemosOptions extends DemoRecordOptions {
-  /** MiniArena instances (and browsers) side by side; default 2 */
+  /** MiniArena instances (and browsers) side by side, one per env worker of the run; default 2 */
   concurrency?: number;
+  /** over the oracle's own settings (a run's env.reuse_context and env.typing, say) */
   env?: BrowserEnvConfig;
   /** each demo as it is recorded, with how many of the tasks are done */
   onDemo?: (demo: OracleDemo, done: number) => void;

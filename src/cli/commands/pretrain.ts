@@ -23,7 +23,11 @@ export interface PretrainArgs {
   /** oracle, train split: record up to N tasks a template, more than the task files hold
    *  (default DEFAULT_TRAIN_PER_TEMPLATE there; the files' own count gives the files alone) */
   trainPerTemplate: number | undefined;
-  concurrency: number;
+  /** oracle: browsers recording side by side (default: the config's workers.env) */
+  concurrency: number | undefined;
+  /** oracle: the run config whose workers.env and env settings the recording follows */
+  config: string | undefined;
+  set: string[];
   epochs: number;
   batchSize: number;
   wordDropout: number;
@@ -112,10 +116,19 @@ async function oracleDemos(
     const started = Date.now();
     let failures = 0;
     bar.start(todo.length, 'oracle');
+    // As a run's env workers would: one browser each, with the config's context reuse and typing.
+    const { loadConfig } = await import('../../config/index.js');
+    const { defaultConfigFile } = await import('../../util/index.js');
+    const config = loadConfig(args.config ?? defaultConfigFile, args.set);
+    const concurrency = args.concurrency ?? Math.max(1, config.workers.env);
+    process.stdout.write(
+      `${concurrency} browser(s) side by side${config.env.reuse_context ? ', contexts reused' : ''}\n`,
+    );
     await recordOracleDemos(todo, {
       horizon: args.horizon,
       emptyAnswer: DONE_ANSWER,
-      concurrency: args.concurrency,
+      concurrency,
+      env: { reuseContext: config.env.reuse_context, typing: config.env.typing },
       onDemo: (d, done) => {
         // one write per demo: a killed recording loses at most the line being written
         appendFileSync(cache, `${JSON.stringify(d)}\n`);
@@ -207,7 +220,7 @@ export async function pretrainRun(args: PretrainArgs): Promise<number> {
   for (const [name, v] of [
     ['--epochs', args.epochs],
     ['--batch-size', args.batchSize],
-    ['--concurrency', args.concurrency],
+    ['--concurrency', args.concurrency ?? 1],
     ['--horizon', args.horizon],
   ] as const)
     if (!Number.isInteger(v) || v < 1) throw new ConfigError(`${name} must be a whole number ≥ 1, got ${v}`);
@@ -328,8 +341,18 @@ export const pretrainCommand = defineCommand({
       })
       .option('concurrency', {
         type: 'number',
-        default: 2,
-        describe: 'oracle: browsers recording side by side',
+        describe: "oracle: browsers recording side by side (default: the config's workers.env)",
+      })
+      .option('config', {
+        type: 'string',
+        describe:
+          'oracle: the run config whose workers.env, env.reuse_context and env.typing the recording follows (default: configs/miniarena.yaml)',
+      })
+      .option('set', {
+        type: 'string',
+        array: true,
+        default: [] as string[],
+        describe: 'oracle: override a key of that config: key.path=value',
       })
       .option('epochs', { type: 'number', default: 8 })
       .option('batch-size', { type: 'number', default: 32, describe: 'steps per update' })
@@ -386,6 +409,8 @@ export const pretrainCommand = defineCommand({
         templates: argv.templates?.map(String),
         trainPerTemplate: argv['train-per-template'],
         concurrency: argv.concurrency,
+        config: argv.config,
+        set: argv.set.map(String),
         epochs: argv.epochs,
         batchSize: argv['batch-size'],
         wordDropout: argv['word-dropout'],

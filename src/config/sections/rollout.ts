@@ -10,8 +10,9 @@ export const rollout = defineSection({
     rollout: {
       /**
        * 0: TTI's synchronous loop (collect, train, publish, eval, in turn). N ≥ 1: env workers never
-       * wait for the learner; an episode sampled more than N versions behind is left out and counted
-       * (src/loop/async-tti-loop.ts)
+       * wait for the learner; an episode sampled more than N versions behind is left out and counted,
+       * the learner trains on no replayed trajectory older than that, and the eval runs pinned to a
+       * snapshot of its version beside collection (src/loop/async-tti-loop.ts)
        */
       max_policy_lag: NonNegativeInt.default(0),
     },
