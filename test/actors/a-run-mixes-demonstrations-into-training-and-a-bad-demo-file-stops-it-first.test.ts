@@ -54,6 +54,8 @@ test('every iteration trains on demonstrations drawn from learner.demos besides 
       'iterations=2',
       'rollout_size=2',
       'horizon_schedule=[3]',
+      // the eval is not what this run is for: once, after the last iteration
+      'eval_every=2',
       'eval_tasks=2',
       'eval_horizon=3',
       'env.record_episodes=false',
