@@ -19,8 +19,12 @@ interface LogLine {
 test('a role fault sent before the role is up reaches it once it starts', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
-  await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=15000']);
-  await run.inject('fault-0', 'slow');
+  // No env worker: the fault worker is the one under test, and a collecting env worker would only
+  // take the machine's time while the test waits for the fault role.
+  await run.startDetached(['workers.fault=1', 'fault.start_delay_ms=15000', 'workers.env=0']);
+  // In-process: a CLI start on a loaded machine outlasted the role's delay (the check below then
+  // fails whether or not the fault waits); `tti-run inject` itself is what the other tests use.
+  await run.injectNow('fault-0', 'slow');
 
   const after = await run.waitFor(
     (s) => (s.workers.find((w) => w.id === 'fault-0')?.counters.slow ?? 0) > 0,

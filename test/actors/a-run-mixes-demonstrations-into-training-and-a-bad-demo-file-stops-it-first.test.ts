@@ -54,9 +54,13 @@ test('every iteration trains on demonstrations drawn from learner.demos besides 
       'iterations=2',
       'rollout_size=2',
       'horizon_schedule=[3]',
+      // the eval is not what this run is for: once, after the last iteration
+      'eval_every=2',
       'eval_tasks=2',
       'eval_horizon=3',
       'env.record_episodes=false',
+      // a few updates show that it trains; the preset's 50 are for learning
+      'min_updates=5',
       // relative, as a user types it: the run keeps it absolute for workers started elsewhere
       `learner.demos=${path.relative(projectRoot, FIXTURE)}`,
       'learner.demos_per_iteration=3',

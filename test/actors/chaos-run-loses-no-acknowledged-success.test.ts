@@ -1,4 +1,4 @@
-// `tti-run chaos` on MiniArena, short: a random worker is SIGKILLed every 4 s and the supervisor
+// `tti-run chaos` on MiniArena, short: a random worker is SIGKILLed every 3 s and the supervisor
 // once (kill -9, then `train --resume`); the run still completes its iterations, every success
 // replay held durable is still in replay, metrics.jsonl has each iteration once, and no process of
 // the run (workers, Chromium) is left.
@@ -9,14 +9,15 @@ import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 
 const ITERATIONS = 3;
-const EPISODES = 24;
+const EPISODES = 16;
 
 test('a chaos run with worker kills and one supervisor kill completes and loses no acknowledged success', async (t) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
   const tasks = writeAnyAnswerTasks(run.runDir);
   // Sized to outlast the chaos window: episodes here take a fraction of a second, and a run that
-  // ends before the supervisor kill tests nothing (3 × 24 episodes ≈ 30 s undisturbed).
+  // ends before the supervisor kill tests nothing (3 × 16 episodes ≈ 20 s undisturbed, and the
+  // kill comes 7 s in). Worker kills come before it and after the resume.
   const sets = [...SMALL_RUN, ...tinyRun(tasks, ITERATIONS), `rollout_size=${EPISODES}`].flatMap((s) => [
     '--set',
     s,
@@ -27,12 +28,12 @@ test('a chaos run with worker kills and one supervisor kill completes and loses 
       '--run-dir',
       run.runDir,
       '--kill-every',
-      '4s',
+      '3s',
       '--duration',
-      '24s',
+      '16s',
       '--kill-supervisor',
       '--supervisor-at',
-      '10s',
+      '7s',
       '--settle',
       '4m',
       '--config',

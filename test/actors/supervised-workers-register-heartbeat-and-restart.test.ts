@@ -126,35 +126,24 @@ test('a hung worker misses heartbeats, is killed and restarted', async () => {
 test('a process posing as a running worker is refused and exits; the real one is untouched', async () => {
   const info = JSON.parse(readFileSync(path.join(run.runDir, 'supervisor.json'), 'utf8')) as SupervisorInfo;
   const before = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
-  const impostor = await runCli(
-    [
-      'worker',
-      '--role',
-      'env',
-      '--id',
-      'env-0',
-      '--control',
-      info.endpoints.control,
-      '--register-timeout',
-      '5000',
-    ],
-    60_000,
-  );
+  // Both at once: each is refused on its own, and neither waits for the other's start-up.
+  const register = (id: string) =>
+    runCli(
+      [
+        'worker',
+        '--role',
+        'env',
+        '--id',
+        id,
+        '--control',
+        info.endpoints.control,
+        '--register-timeout',
+        '5000',
+      ],
+      60_000,
+    );
+  const [impostor, unknown] = await Promise.all([register('env-0'), register('env-9')]);
   assert.equal(impostor.code, 1);
-  const unknown = await runCli(
-    [
-      'worker',
-      '--role',
-      'env',
-      '--id',
-      'env-9',
-      '--control',
-      info.endpoints.control,
-      '--register-timeout',
-      '5000',
-    ],
-    60_000,
-  );
   assert.equal(unknown.code, 1);
   const after = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
   assert.equal(after.pid, before.pid);

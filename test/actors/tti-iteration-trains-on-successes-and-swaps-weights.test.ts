@@ -27,6 +27,8 @@ test('an iteration collects, trains on kept trajectories, publishes weights that
       'eval_tasks=2',
       'eval_horizon=4',
       'env.record_episodes=false',
+      // a few updates show that it trains; the preset's 50 are for learning
+      'min_updates=5',
     ],
     false,
   );

@@ -46,6 +46,8 @@ test('pretrain --prior-only fits a prior to the demos and a run starts its fresh
       'eval_tasks=2',
       'eval_horizon=3',
       'env.record_episodes=false',
+      // a few updates show that it trains; the preset's 50 are for learning
+      'min_updates=5',
       `model.prior=${file}`,
       // two episodes of three steps rarely keep anything: the demos make the iteration train
       `learner.demos=${FIXTURE}`,

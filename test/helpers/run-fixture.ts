@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StatusSnapshot } from '../../src/protocol/index.js';
-import { RunDir, StatusClient } from '../../src/run/index.js';
+import type { Fault, StatusSnapshot } from '../../src/protocol/index.js';
+import { RunDir, readRunToken, StatusClient } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { processesMatching } from './processes.js';
 
@@ -121,6 +121,24 @@ export class RunFixture {
     const result = await runCli(args);
     if (result.code !== 0)
       throw new Error(`inject ${fault} into ${workerId} failed (${result.code}): ${result.stderr}`);
+  }
+
+  /**
+   * A fault injected in-process, with the client and token `tti-run inject` uses, for a test where
+   * the fault must arrive at once: a CLI start on a loaded machine takes seconds. Throws unless the
+   * supervisor accepts it.
+   */
+  async injectNow(workerId: string, fault: Fault): Promise<void> {
+    const runDir = new RunDir(this.runDir);
+    const client = StatusClient.forRun(runDir);
+    try {
+      const token = readRunToken(runDir.token);
+      const reply = await client.request({ type: 'inject_fault', token, workerId, fault }, 5000);
+      if (reply?.type !== 'control_reply' || !reply.ok)
+        throw new Error(`inject ${fault} into ${workerId} was not accepted: ${JSON.stringify(reply)}`);
+    } finally {
+      client.close();
+    }
   }
 
   /**

@@ -67,8 +67,12 @@ test('--train-per-template is checked: a whole number, the train split, oracle d
     [['--demos', 'oracle', '--split', 'test', '--train-per-template', '30'], /use it with --split train/],
     [['--demos', 'demos.jsonl', '--train-per-template', '30'], /use them with --demos oracle/],
   ] as const;
-  for (const [args, message] of bad) {
-    const r = await runCli(['pretrain', ...args, '--run-dir', '/nonexistent/never-written']);
+  // each refusal is a CLI of its own: started side by side
+  const results = await Promise.all(
+    bad.map(([args]) => runCli(['pretrain', ...args, '--run-dir', '/nonexistent/never-written'])),
+  );
+  for (const [i, [, message]] of bad.entries()) {
+    const r = results[i]!;
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, message);
   }

@@ -5,10 +5,17 @@ import { checkTasks, readSplit } from '../../src/arena/oracle/index.js';
 
 // CI-sized: the first test-split task of every template (39), each a fresh episode on a freshly
 // reset MiniArena instance in real Chromium, acted through the env's action space and scored by
-// the env's evaluators. The full run is `tti-run tasks check --split all`.
+// the env's evaluators. The full run is `tti-run tasks check --split all`. Each episode starts in
+// the slot's kept context, cleaned (env.reuse_context, as configs/miniarena.yaml trains): a new
+// renderer per task is most of the time a loaded machine spends here.
 
 test('the oracle solves one test task of every template, in the length the task records', async () => {
-  const r = await checkTasks({ split: 'test', perTemplate: 1, concurrency: 2 });
+  const r = await checkTasks({
+    split: 'test',
+    perTemplate: 1,
+    concurrency: 2,
+    env: { reuseContext: true },
+  });
   assert.equal(r.tasks, TEMPLATES.length, 'one task per template');
   assert.deepEqual(r.failures, [], 'the oracle failed on these tasks');
   assert.equal(r.rate, 1);

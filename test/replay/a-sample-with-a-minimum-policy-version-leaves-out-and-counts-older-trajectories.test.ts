@@ -7,13 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as zmq from 'zeromq';
-import {
-  decode,
-  encode,
-  Inbound,
-  type StatusSnapshot,
-  type Trajectory,
-} from '../../src/protocol/index.js';
+import { decode, encode, Inbound, type StatusSnapshot, type Trajectory } from '../../src/protocol/index.js';
 import { ReplayLog } from '../../src/replay/index.js';
 import { RunDir, readSupervisorInfo } from '../../src/run/run-dir.js';
 import { paddedTrajectory } from '../helpers/replay-records.js';

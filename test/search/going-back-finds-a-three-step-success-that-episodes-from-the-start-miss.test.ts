@@ -21,7 +21,8 @@ import { mixSeeds, SeededRandom } from '../../src/util/index.js';
 import { miniwobEnv } from '../miniwob/helpers.js';
 
 const HORIZON = 10;
-const BUDGET = 40;
+/** Search finds the success on seed 0 after 25 env steps; episodes from the start find none in 40. */
+const BUDGET = 30;
 /**
  * A page whose task needs three actions in order (type a prefix, pick the suggestion, Submit), and
  * where a wrong Submit ends the episode: in a quick-preset run, 0 of 89 collection episodes
@@ -164,7 +165,8 @@ test('a burst from a page gone back to starts with an action no earlier burst fr
   // per page: the first actions of the bursts from it, in order, and what each was told to avoid
   const starts = new Map<string, { chose: string; avoided: string[]; open: number }[]>();
   await branchSearch({
-    budget: 40,
+    // 24 steps go back to the start page 11 times, with 5 different first actions (seed 7)
+    budget: 24,
     burst: 2,
     horizon: HORIZON,
     random,

@@ -26,6 +26,8 @@ const TRAIN = [
   'horizon_schedule=[3]',
   'eval_tasks=2',
   'eval_horizon=3',
+  // a few updates make the version the eval acts with; the preset's 50 are for learning
+  'min_updates=5',
   // the default: eval episodes get screenshots, collection episodes do not
   'env.screenshot=eval',
 ];
