@@ -53,6 +53,11 @@ export const REMOVED_KEYS: Readonly<Record<string, RemovedKey>> = {
     why: 'the progress rank of branch search found no more successes (experiments/action-tasks)',
     at: SECOND,
   },
+  'collect.state_probes': {
+    inert: false,
+    why: 'stop probes of program_html tasks in a second tab found no site-changing task and made iterations 2–5× slower (experiments/action-tasks)',
+    at: SECOND,
+  },
   eval_search_pick: {
     inert: 'likelihood',
     why: "test-time search picking by the critic's value lost 7 of 9 decided tasks (experiments/test-time-search)",

@@ -13,14 +13,14 @@ import { EpisodeSession } from './browser/session.js';
 import { EpisodeSetupError, LoginFailedError } from './browser/setup-errors.js';
 import { earlyStop } from './early-stop.js';
 import type { BrowserEnvConfig, ResetOptions } from './env-config.js';
-import { probeState, recordOf, verdictOf } from './episode-score.js';
+import { recordOf, verdictOf } from './episode-score.js';
 import { type ProbedStop, probeStop, type StopProbeKind, stopProbeKind } from './evaluators/stop-probe.js';
 import { errorMessage } from './evaluators/verdict.js';
 import { KeptContext } from './kept-context.js';
 import { RECHECK_NOTE } from './notes.js';
 import { markFresh } from './observation/columns.js';
 import { type Observation, type ObservationOptions, observe, stillLoading } from './observation/observe.js';
-import { NAVIGATION, NO_NAVIGATION_NOTE, NO_STOP_NOTE, STATE_CHANGING } from './offered-actions.js';
+import { NAVIGATION, NO_NAVIGATION_NOTE, NO_STOP_NOTE } from './offered-actions.js';
 import {
   type ActedElement,
   type EndReason,
@@ -201,7 +201,6 @@ export class BrowserEnv {
         lastAnswer: null,
         blocked,
         startedAt,
-        probedState: null,
       };
       return obs.observation;
     } catch (e) {
@@ -321,7 +320,6 @@ export class BrowserEnv {
           // Navigations get a little less than the step so a slow server is a failed action (a
           // note), while only a tab that stops answering reaches the step's own timeout.
           const deadline = started + budget;
-          if (STATE_CHANGING.has(action.type)) ep.probedState = null;
           await executeAction(ep.session, ep.elements, action, {
             typing: this.config.typing ?? 'keys',
             timeoutMs: Math.max(100, budget - Math.min(1000, budget / 4)),
@@ -434,25 +432,19 @@ export class BrowserEnv {
   /**
    * What the running episode's task would score if it stopped now with `answer`, without stopping
    * (evaluators/stop-probe.ts): null where the verdict reads what a stop changes or costs a judge
-   * (a page's own score, program_html of the last page, fuzzy_match), or when no episode runs.
-   * program_html on pages it names is scored in a second tab of the episode's context, closed
-   * after: the episode's own page is not touched.
+   * (a page's own score, program_html, fuzzy_match), or when no episode runs.
    */
   async probeStop(answer: string): Promise<ProbedStop | null> {
     const ep = this.episode;
     const kind = this.stopProbe;
     if (!ep || kind === null) return null;
-    if (kind === 'state') {
-      ep.probedState ??= await probeState(ep, this.config);
-      return { success: ep.probedState };
-    }
     const url = ep.session.current.isClosed() ? ep.observation.url : ep.session.current.url();
     return probeStop(ep.task, answer, url);
   }
 
   /**
    * How a stop of the running episode's task can be probed (probeStop): by its answer, by the URL
-   * alone, by the sites' state, or not.
+   * alone, or not.
    */
   get stopProbe(): StopProbeKind | null {
     const ep = this.episode;

@@ -1,10 +1,8 @@
-// Scoring the browser env's episode: its final page's verdict and the record it leaves, and the
-// program_html state probe of a running episode, read in a second tab.
+// Scoring the browser env's episode: its final page's verdict and the record it leaves.
 import type { Page } from 'playwright-core';
 import type { ActionFormat } from './actions/types.js';
 import type { BrowserEnvConfig } from './env-config.js';
 import { evaluateTask } from './evaluators/evaluate.js';
-import { programHtmlTarget } from './evaluators/program-html.js';
 import { combineVerdicts, errorMessage, type Verdict } from './evaluators/verdict.js';
 import type { EndReason, EpisodeRecord } from './record.js';
 import type { RunningEpisode } from './running-episode.js';
@@ -106,25 +104,4 @@ export function recordOf(
     startedAt: new Date(ep.startedAt).toISOString(),
     durationMs: Date.now() - ep.startedAt,
   };
-}
-
-/** Whether every program_html target of the running task passes now, read in a second tab. */
-export async function probeState(ep: RunningEpisode, config: Readonly<BrowserEnvConfig>): Promise<boolean> {
-  const side = await ep.session.context.newPage();
-  try {
-    for (const target of ep.task.eval?.program_html ?? []) {
-      const r = await programHtmlTarget(side, target, {
-        helpers: config.helpers,
-        navigationTimeoutMs: config.loadCapMs,
-        settle: settlerOf(ep, config),
-      });
-      // the product over targets: the first that fails decides
-      if (r.score !== 1) return false;
-    }
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await side.close().catch(() => {});
-  }
 }

@@ -17,15 +17,3 @@ export const NAVIGATION = new Set<Action['type']>([
   'tab_focus',
   'close_tab',
 ]);
-
-/** Actions that can change what a site stores (a form's submit, a vote, a key that submits). */
-export const STATE_CHANGING = new Set<Action['type']>([
-  'click',
-  'type',
-  'select_option',
-  'press',
-  'hover',
-  'drag',
-  'mouse_click',
-  'mouse_drag',
-]);

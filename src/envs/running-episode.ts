@@ -25,9 +25,4 @@ export interface RunningEpisode {
   lastAnswer: string | null;
   blocked: string[];
   startedAt: number;
-  /**
-   * The last state probe's verdict, until an action that can change a site's state
-   * (STATE_CHANGING): scrolling, going back and waiting change none, so they need no second tab.
-   */
-  probedState: boolean | null;
 }

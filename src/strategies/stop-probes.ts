@@ -23,7 +23,7 @@ export function stopProbes(config: Config): Strategy {
     takesPart: (assignment) => config.collect.stop_probes && !assignment.greedy,
     async before(episode: Episode, page: Observation, taken: readonly Taken[]): Promise<Preempt | null> {
       const { env, counters } = episode;
-      if (env.stopProbe === null || (env.stopProbe === 'state' && !config.collect.state_probes)) return null;
+      if (env.stopProbe === null) return null;
       const input = episode.policyInput(page, taken);
       const features = episode.features(page, taken);
       const { found, failed } = await probeStops(env, candidatesWithEvidence(input, features), counts);

@@ -25,6 +25,7 @@ function oldRunConfig(changes: Record<string, unknown> = {}): string {
     search_keep: 'from_start',
     search_by_url: false,
     search_progress_temperature: 0.1,
+    state_probes: false,
   });
   for (const [key, value] of Object.entries(changes)) {
     const parts = key.split('.');
@@ -43,6 +44,7 @@ test('an old run config whose removed keys changed nothing loads as the same con
     'collect.search_by_url',
     'collect.search_keep',
     'collect.search_progress_temperature',
+    'collect.state_probes',
     'eval_search_pick',
     'model.top_p',
     'model.word_dropout',

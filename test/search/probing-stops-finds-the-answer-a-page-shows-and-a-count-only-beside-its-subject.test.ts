@@ -169,46 +169,24 @@ test('a verdict on the URL alone is probed once, and passes only at the page it 
   assert.equal(record?.verdict.success, true, record?.verdict.why);
 });
 
-test("a task scored by program_html is probed in a second tab: it fails until the site's state passes", async () => {
+test("a task scored by program_html is not probed, on the pages it names or the last one: it reads the sites' state", async () => {
   const { task } = taskOf('tracker_close_issue'); // program_html: the issue's page reads "Closed"
-  const issueUrl = task.eval!.program_html![0]!.url;
-  const { page: home, here: atHome, probed: fromHome } = await probedAtStart(task);
-  assert.equal(slot.env.stopProbe, 'state');
-  assert.equal(fromHome.found, null);
-  assert.equal(atHome.probes, 1, 'one probe: the answer is not read');
-  const answers = new Set(home.flatMap((c) => (c.kind === 'answer' ? [c.text] : [])));
-  assert.equal(fromHome.failed.size, answers.size, 'where the state fails, every stop fails');
-
-  const { observation: issue } = await slot.env.step({ type: 'goto', url: issueUrl });
-  const close = issue!.nodes.find((n) => n.name === 'Close issue')!;
-  const { observation: closed } = await slot.env.step({ type: 'click', elementId: close.id });
-  const { found } = await probeStops(slot.env, candidatesOn(task, closed!), counts());
-  assert.equal(found?.source, 'done', 'the state passes once the issue is closed');
-  // the probes read another tab, closed after: the episode's tab is where the click left it, alone
-  const { observation: after } = await slot.env.step({ type: 'wait' });
-  assert.equal(after!.url, closed!.url);
-  assert.ok(after!.nodes.some((n) => n.name === 'Reopen issue'));
-  assert.doesNotMatch(after!.text, /Tab 1/);
-  const { record } = await slot.env.step(`Thought: probed.\nAction: ${found!.action}`);
-  assert.equal(record?.verdict.success, true, record?.verdict.why);
-});
-
-test('program_html of the last page is not probed: a stop would change what it reads', async () => {
-  const { task } = taskOf('tracker_close_issue');
   const onLastPage: Task = {
     ...task,
     eval: { ...task.eval!, program_html: [{ ...task.eval!.program_html![0]!, url: 'last' }] },
   };
-  await slot.host.reset();
-  const home = await slot.env.reset(onLastPage, { horizon: 10 });
-  assert.equal(slot.env.stopProbe, null);
-  const here = counts();
-  const probed = await probeStops(slot.env, candidatesOn(onLastPage, home), here);
-  assert.equal(probed.found, null);
-  assert.equal(probed.failed.size, 0);
-  assert.equal(here.probes, 0);
-  assert.equal(await slot.env.probeStop('anything'), null);
-  await slot.env.abandon();
+  for (const t of [task, onLastPage]) {
+    await slot.host.reset();
+    const home = await slot.env.reset(t, { horizon: 10 });
+    assert.equal(slot.env.stopProbe, null);
+    const here = counts();
+    const probed = await probeStops(slot.env, candidatesOn(t, home), here);
+    assert.equal(probed.found, null);
+    assert.equal(probed.failed.size, 0);
+    assert.equal(here.probes, 0);
+    assert.equal(await slot.env.probeStop('anything'), null);
+    await slot.env.abandon();
+  }
 });
 
 test('a page that scores its own episode (MiniWoB++) is not probed', async () => {

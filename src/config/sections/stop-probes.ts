@@ -3,10 +3,6 @@
 import { z } from 'zod';
 import { defineSection } from '../section.js';
 
-interface View {
-  collect: { stop_probes: boolean; state_probes: boolean };
-}
-
 export const stopProbes = defineSection({
   name: 'stop-probes',
   owner: 'src/search',
@@ -21,24 +17,10 @@ export const stopProbes = defineSection({
        * the task names (src/model/evidence.ts), for a count under 100 only in the task's row and
        * read from a text that names what the task counts ("5 comments"), never by luck. Probes are
        * evaluator calls, not env steps. A branch search probes too, in every rollout. Off: TTI's
-       * episodes, where only the policy stops.
+       * episodes, where only the policy stops. Tasks scored by program_html (the sites' state) are
+       * not probed.
        */
       stop_probes: z.boolean().default(false),
-      /**
-       * With stop_probes, probe tasks whose verdict reads only the sites' state too (program_html on
-       * pages it names), in a second tab of the episode, after each action that can change a site: a
-       * state that passes ends the episode with a stop, and where it fails no stop is drawn, so the
-       * episode acts on. Off by default: on MiniArena from random init it found no action task in
-       * 4 quick-preset iterations and made each 2–3× slower (experiments/action-tasks).
-       */
-      state_probes: z.boolean().default(false),
     },
   },
-  rules: [
-    {
-      path: ['collect', 'state_probes'],
-      broken: (c: View) => c.collect.state_probes && !c.collect.stop_probes,
-      message: 'state probes are stop probes of program_html tasks: set collect.stop_probes true too',
-    },
-  ],
 });

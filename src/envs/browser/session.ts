@@ -23,7 +23,7 @@ export class EpisodeSession {
   /**
    * Requests sent with a method that may change a site (not GET, HEAD or OPTIONS, which HTTP
    * calls safe): a step that sent none left the sites as they were, so its page can be reached
-   * again by its URL (a branch search's cheap way back).
+   * again by its URL, and a host it ran on needs no reset (the oracle's recording).
    */
   unsafeRequests = 0;
   private readonly lastActivity = new Map<Page, number>();

@@ -1,13 +1,11 @@
 // Scoring a stop without taking it. Where every evaluator of a task reads only the answer and the
 // URL (string_match by exact_match or must_include, url_match), ending the episode here with an
 // answer changes nothing the verdict reads, so the verdict of each answer the page offers can be
-// known before choosing one. Where every evaluator is program_html on pages it names, the verdict
-// reads only the sites' state, which stopping does not change either: it is scored in a second tab
-// of the episode (BrowserEnv.probeStop), since program_html navigates the page it inspects.
 // Collection uses it as the cheapest branch of a search (`collect.stop_probes`): every stop of a
 // page is tried, and a success found is the trajectory up to that page plus that stop. Tasks with
-// a judge (fuzzy_match) are not probed: a judge costs a request per answer; nor program_html on
-// the last page ('last', a func: URL of it), which reads the episode's page as the stop leaves it.
+// a judge (fuzzy_match) are not probed: a judge costs a request per answer; nor program_html, which
+// reads the sites' state (probing it in a second tab found no site-changing task from random init and
+// made iterations 2–5× slower: experiments/action-tasks).
 import type { Task } from '../tasks/task.js';
 import { luckyPass } from './lucky.js';
 import { stringMatch } from './string-match.js';
@@ -22,20 +20,15 @@ export interface ProbedStop {
 
 /**
  * What a probe of the task's stop reads: 'answer' (the stop's answer and the URL), 'url' (the URL
- * alone), 'state' (program_html alone, on pages it names: the sites' state), or null when stopping
- * changes what the verdict reads or it costs a judge. A task whose verdict does not read the
- * answer ('url', 'state') gives every answer one verdict.
+ * alone), or null when the verdict reads more (the sites' state) or it costs a judge. A task whose
+ * verdict does not read the answer ('url') gives every answer one verdict.
  */
-export type StopProbeKind = 'answer' | 'url' | 'state';
+export type StopProbeKind = 'answer' | 'url';
 
 export function stopProbeKind(task: Task): StopProbeKind | null {
   const ev = task.eval;
   if (!ev) return null;
   if (ev.reference_answers?.fuzzy_match !== undefined) return null;
-  if (ev.eval_types.length > 0 && ev.eval_types.every((k) => k === 'program_html'))
-    return (ev.program_html ?? []).every((t) => t.url !== 'last' && !t.url.startsWith('func'))
-      ? 'state'
-      : null;
   if (!ev.eval_types.every((k) => k === 'string_match' || k === 'url_match')) return null;
   return ev.eval_types.includes('string_match') ? 'answer' : 'url';
 }
@@ -57,7 +50,7 @@ export function smallCount(answer: string): boolean {
 export async function probeStop(task: Task, answer: string, url: string): Promise<ProbedStop> {
   const ev = task.eval;
   const kind = stopProbeKind(task);
-  if (!ev || kind === null || kind === 'state')
+  if (!ev || kind === null)
     throw new Error(`task ${task.id}: its verdict cannot be probed from the answer and the URL`);
   for (const kind of ev.eval_types) {
     if (kind === 'url_match') {
