@@ -201,7 +201,10 @@ export function renderRun(
       `remote    listening at ${remote.listen}   env ${joined('env')} of ${remote.expected.env} joined` +
         `   inference ${joined('inference')} of ${remote.expected.inference}` +
         `   refused connections ${remote.refusedConnections}` +
-        (remote.wrongKeyMessages > 0 ? `   wrong-key messages ${remote.wrongKeyMessages}` : ''),
+        (remote.wrongKeyMessages > 0 ? `   wrong-key messages ${remote.wrongKeyMessages}` : '') +
+        ((remote.wrongWorkerReplies ?? 0) > 0
+          ? `   wrong-worker act replies ${remote.wrongWorkerReplies}`
+          : ''),
     );
   }
   lines.push(...strategyLines(options.strategies ?? [], envs));

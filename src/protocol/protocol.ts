@@ -15,10 +15,13 @@ import { fastCheck } from './validate.js';
  * Bumped when a message changes shape, so an older peer gets a clear refusal rather than its
  * messages failing validation one by one. 2: trajectories and act requests name their sender and key.
  * 3: an act request says which kind of policy it is for (`policy`), and carries that kind's inputs.
+ * 4: a remote inference worker announces itself to the act relay (`act_ready`), which takes each
+ * reply only from the worker its request went to; a spawned worker's `register` carries the nonce
+ * its supervisor gave it (`spawn`), and status names no pids.
  * An added optional field (an episode result's `timing`) keeps the version: an older peer drops it
  * (zod strips unknown keys) and a newer one takes a result without it.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export const ROLES = ['env', 'inference', 'replay', 'learner', 'fault'] as const;
 export const Role = z.enum(ROLES);
@@ -112,6 +115,11 @@ export const Register = z.object({
    * that key's secret (src/protocol/register-proof.ts); its workerId is the key id
    */
   credential: z.object({ keyId: WorkerId, proof: z.string() }).optional(),
+  /**
+   * a spawned worker: the nonce its supervisor gave this process (its environment, SPAWN_NONCE_ENV),
+   * new for every spawn; what admits it, not its pid, which any local process can learn or claim
+   */
+  spawn: z.string().max(128).optional(),
 });
 export const Heartbeat = z.object({
   type: z.literal('heartbeat'),
@@ -449,6 +457,17 @@ export const ChatActRequest = z.object({
   /** the newest screenshots (this step's included) as raw JPEG frames, by step */
   screenshots: z.array(z.object({ step: Count, frame: Count })),
 });
+/**
+ * A remote inference worker behind the act relay, every second: which worker is on this connection,
+ * with the key it speaks with. The relay sends requests only to workers so announced, and takes each
+ * reply only from the connection its request went to.
+ */
+export const ActReady = z.object({
+  type: z.literal('act_ready'),
+  workerId: WorkerId,
+  key: Speaker.optional(),
+});
+export const ACT_READY_EVERY_MS = 1000;
 /** An act request, by the kind of policy it is for: each kind's inputs are its own. */
 export const ActRequest = z.discriminatedUnion('policy', [TfjsActRequest, ChatActRequest]);
 export const ActReply = z.object({
@@ -618,6 +637,8 @@ export const StatusSnapshot = z.object({
        * supervisor's and every worker's (`counters.wrongKeyMessages`, replay's and inference's)
        */
       wrongKeyMessages: Count,
+      /** act replies the relay refused: from a worker the request did not go to, or to no request */
+      wrongWorkerReplies: Count.optional(),
     })
     .optional(),
 });
@@ -738,13 +759,11 @@ export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]
 }
 
 const Claim = z.object({ workerId: WorkerId, key: Speaker.optional() });
+/** What the act relay reads of a request or a reply to pair them: its episode and step. */
+const Turn = z.object({ episodeId: z.string(), step: Count });
 
-/**
- * The worker id and key a message names, read from its header without validating the rest: for a
- * relay that passes frames on undecoded but must hold them to their key (the act relay). Null when
- * the header names none, or is not this version's; the receiver's own decode rejects such a message.
- */
-export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null {
+/** A header's body, this version's, unpacked without validating it; null when there is none. */
+function bodyOf(frames: readonly Buffer[]): unknown {
   const headerFrame = frames[0];
   if (!headerFrame || headerFrame.byteLength === 0) return null;
   let header: unknown;
@@ -755,8 +774,28 @@ export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null
   }
   if (typeof header !== 'object' || header === null) return null;
   const { v, body } = header as Record<string, unknown>;
-  if (v !== PROTOCOL_VERSION) return null;
-  const parsed = Claim.safeParse(body);
+  return v === PROTOCOL_VERSION ? body : null;
+}
+
+/**
+ * The worker id and key a message names, read from its header without validating the rest: for a
+ * relay that passes frames on undecoded but must hold them to their key (the act relay). Null when
+ * the header names none, or is not this version's; the receiver's own decode rejects such a message.
+ */
+export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null {
+  const parsed = Claim.safeParse(bodyOf(frames));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The episode and step an act request or reply names, read as claimOf reads; null when none. */
+export function turnOf(frames: readonly Buffer[]): z.infer<typeof Turn> | null {
+  const parsed = Turn.safeParse(bodyOf(frames));
+  return parsed.success ? parsed.data : null;
+}
+
+/** An `act_ready` announcement, read as claimOf reads; null for anything else. */
+export function actReadyOf(frames: readonly Buffer[]): z.infer<typeof ActReady> | null {
+  const parsed = ActReady.safeParse(bodyOf(frames));
   return parsed.success ? parsed.data : null;
 }
 

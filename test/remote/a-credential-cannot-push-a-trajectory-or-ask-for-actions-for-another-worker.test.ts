@@ -136,6 +136,15 @@ test('a second credential cannot push a trajectory or ask for actions in another
   );
   closers.push(() => behindRelay.close());
   behindRelay.connect(endpoints.relay.back);
+  // It says who it is every second, as act-socket.ts does: the relay sends only to workers that have.
+  const announcement = {
+    type: 'act_ready',
+    workerId: inference.id,
+    key: speakerSignature(joinOf(inference), undefined, inference.id).key,
+  };
+  const announcing = setInterval(() => void behindRelay.send(announcement).catch(() => undefined), 1000);
+  closers.unshift(() => clearInterval(announcing));
+  void behindRelay.send(announcement);
   const reachedRemote: string[] = [];
   void behindRelay.serve(async ({ message, peer }) => {
     reachedRemote.push(`${message.workerId}/${message.episodeId}`);
