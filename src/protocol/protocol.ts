@@ -104,6 +104,9 @@ export type Endpoints = z.infer<typeof Endpoints>;
  */
 const Speaker = z.object({ id: WorkerId, tag: z.string().max(128) });
 
+/** Where a spawned worker finds the nonce its supervisor gave it (Register.spawn). */
+export const SPAWN_NONCE_ENV = 'TTI_SPAWN_NONCE';
+
 export const Register = z.object({
   type: z.literal('register'),
   role: Role,
@@ -581,7 +584,6 @@ export type RunState = z.infer<typeof RunState>;
 export const WorkerSnapshot = z.object({
   role: Role,
   id: WorkerId,
-  pid: z.number().int().nullable(),
   state: WorkerState,
   restarts: Count,
   /** milliseconds since this worker's last heartbeat (null before the first) */
@@ -599,7 +601,6 @@ export type WorkerSnapshot = z.infer<typeof WorkerSnapshot>;
 
 export const StatusSnapshot = z.object({
   runId: z.string(),
-  pid: z.number().int(),
   state: RunState,
   /** why the run stopped or failed, when it has */
   reason: z.string().nullable(),

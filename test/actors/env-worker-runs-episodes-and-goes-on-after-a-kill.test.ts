@@ -46,7 +46,9 @@ test('the env worker runs scored episodes into replay and goes on after a SIGKIL
   assert.equal(record.verdict.status, 'scored');
   assert.ok(record.verdict.why.length > 0);
 
-  const envPid = worker(busy, 'env-0').pid!;
+  assert.equal(worker(busy, 'env-0').state, 'ready');
+  const envPid = run.workerPid('env-0');
+  assert.ok(envPid !== null, 'env-0 runs');
   const browsers = childrenOf(envPid);
   assert.ok(browsers.length >= 1, 'the env worker runs a Chromium');
   process.kill(envPid, 'SIGKILL');
@@ -55,10 +57,11 @@ test('the env worker runs scored episodes into replay and goes on after a SIGKIL
     90000,
     'the restarted env worker runs an episode',
   );
-  assert.notEqual(worker(after, 'env-0').pid, envPid);
+  const successor = run.workerPid('env-0');
+  assert.ok(successor !== null && successor !== envPid, `env-0 restarted as ${successor}`);
   for (const pid of browsers) assert.equal(alive(pid), false, `Chromium ${pid} of the killed worker is gone`);
 
   assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
   assert.deepEqual(await run.waitNoProcesses(30_000), []);
-  for (const pid of childrenOf(worker(after, 'env-0').pid!)) assert.equal(alive(pid), false);
+  for (const pid of childrenOf(successor)) assert.equal(alive(pid), false);
 });
