@@ -36,7 +36,7 @@ test('a SIGKILLed env worker leaves no Chromium behind, even one that is wedged'
   assert.ok(workerPid !== null, 'env-0 runs');
   process.kill(workerPid, 'SIGKILL');
 
-  const after = await run.waitFor(
+  await run.waitFor(
     (s) => envWorker(s).restarts === 1 && envWorker(s).state === 'ready',
     60_000,
     'env-0 restarted',

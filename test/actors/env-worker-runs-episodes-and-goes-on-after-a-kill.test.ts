@@ -52,7 +52,7 @@ test('the env worker runs scored episodes into replay and goes on after a SIGKIL
   const browsers = childrenOf(envPid);
   assert.ok(browsers.length >= 1, 'the env worker runs a Chromium');
   process.kill(envPid, 'SIGKILL');
-  const after = await run.waitFor(
+  await run.waitFor(
     (s) => worker(s, 'env-0').restarts === 1 && (worker(s, 'env-0').counters.episodes ?? 0) >= 1,
     90000,
     'the restarted env worker runs an episode',

@@ -20,8 +20,8 @@ import {
   type RegisteredMessage,
   RejectedFrames,
   type Role,
-  SPAWN_NONCE_ENV,
   type SocketTuning,
+  SPAWN_NONCE_ENV,
   type SpeakerKey,
   socketLimits,
 } from '../../protocol/index.js';
