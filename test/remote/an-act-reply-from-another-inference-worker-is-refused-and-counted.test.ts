@@ -10,56 +10,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { speakerSignature } from '../../src/actors/roles/remote-join.js';
 import {
   type ActRequestMessage,
   Channel,
   Inbound,
   RejectedFrames,
   Requester,
-  type SocketTuning,
   type StatusSnapshot,
 } from '../../src/protocol/index.js';
-import { type Credential, issueCredential, RunDir, readSupervisorInfo } from '../../src/run/index.js';
+import { issueCredential, RunDir, readSupervisorInfo } from '../../src/run/index.js';
 import { freePortBlock } from '../helpers/free-port-block.js';
+import { actRequest, keyOf, tuningOf } from '../helpers/remote-act.js';
 import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
-
-const tuningOf = (c: Credential): SocketTuning => ({
-  lingerMs: 0,
-  heartbeatIntervalMs: 1000,
-  heartbeatTimeoutMs: 5000,
-  curve: { serverPublic: c.serverPublic, clientPublic: c.publicKey, clientSecret: c.secretKey },
-});
-const keyOf = (c: Credential) =>
-  speakerSignature({ endpoint: 'tcp://127.0.0.1:1', credential: c }, undefined, c.id).key;
-
-const actRequest = (workerId: string, c: Credential, episodeId: string) => ({
-  type: 'act_request',
-  policy: 'tfjs',
-  workerId,
-  key: keyOf(c),
-  episodeId,
-  step: 0,
-  horizon: 10,
-  intent: 'What is the price of the Blue Mug?',
-  observation: {
-    text: "[1] RootWebArea 'Blue Mug'\n\t[2] StaticText '$12.50'",
-    url: 'http://127.0.0.1/shop/product/blue-mug',
-    nodes: {
-      ids: [1, 2],
-      roles: ['RootWebArea', 'StaticText'],
-      names: ['Blue Mug', '$12.50'],
-      depths: [0, 1],
-      inViewport: [1, 1],
-    },
-    note: null,
-    screenshotFrame: null,
-  },
-  history: [],
-  trail: [],
-  greedy: true,
-  temperature: 1,
-});
 
 const reply = (episodeId: string, by: string) => ({
   type: 'act_reply',
@@ -125,7 +87,7 @@ test('an act reply from an inference worker the request did not go to is refused
   /** One request; whoever did not get it answers first in the asker's name, then the right one. */
   const round = async (episodeId: string) => {
     const answered = asker.request(
-      actRequest(env.id, env, episodeId),
+      actRequest(env.id, keyOf(env), episodeId),
       (m) => m.episodeId === episodeId,
       20_000,
     );

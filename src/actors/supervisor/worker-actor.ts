@@ -154,8 +154,8 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
       // A run that listens for remote workers is CURVE even on loopback.
       ...(env.config.transport.listen !== null ? ['--curve'] : []),
     ];
-    // What admits the child's `register`: a secret only this process and the child hold (a pid can be
-    // claimed by anyone who reads the process table), new for every spawn.
+    // What admits the child's `register`: a secret handed to the child alone, new for every spawn
+    // (a pid can be named by anyone who reads the process table; the environment only by its user).
     const nonce = randomBytes(32).toString('hex');
     const child = spawnProcess(process.execPath, args, {
       env: { ...process.env, [SPAWN_NONCE_ENV]: nonce },
