@@ -52,12 +52,19 @@ test('the env worker runs scored episodes into replay and goes on after a SIGKIL
   const browsers = childrenOf(envPid);
   assert.ok(browsers.length >= 1, 'the env worker runs a Chromium');
   process.kill(envPid, 'SIGKILL');
+  // Status names no pids: the successor's is read from /proc once it has registered (the run may
+  // have finished, and its workers gone, by the time the episode shows).
+  let successor: number | null = null;
   await run.waitFor(
-    (s) => worker(s, 'env-0').restarts === 1 && (worker(s, 'env-0').counters.episodes ?? 0) >= 1,
+    (s) => {
+      if (worker(s, 'env-0').restarts !== 1) return false;
+      const now = run.workerPid('env-0');
+      if (now !== envPid) successor ??= now;
+      return successor !== null && (worker(s, 'env-0').counters.episodes ?? 0) >= 1;
+    },
     90000,
     'the restarted env worker runs an episode',
   );
-  const successor = run.workerPid('env-0');
   assert.ok(successor !== null && successor !== envPid, `env-0 restarted as ${successor}`);
   for (const pid of browsers) assert.equal(alive(pid), false, `Chromium ${pid} of the killed worker is gone`);
 
