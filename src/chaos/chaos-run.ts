@@ -126,22 +126,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
   let supervisorKills = 0;
   const restartsBySupervisor = new Map<number, number>();
   const note = (s: StatusSnapshot | null): void => {
-    if (s !== null)
+    const supervisorPid = handle.supervisor()?.pid;
+    if (s !== null && supervisorPid !== undefined)
       restartsBySupervisor.set(
-        s.pid,
+        supervisorPid,
         s.workers.reduce((n, w) => n + w.restarts, 0),
       );
   };
   note(status);
 
-  const victim = (s: StatusSnapshot): WorkerSnapshot | null => {
+  const victim = (s: StatusSnapshot): { worker: WorkerSnapshot; pid: number } | null => {
     const now = Date.now();
-    const eligible = s.workers.filter((w) => {
-      if (w.pid === null || w.state !== 'ready' || !options.roles.includes(w.role)) return false;
+    const eligible = s.workers.flatMap((w) => {
+      if (w.remote === true || w.state !== 'ready' || !options.roles.includes(w.role)) return [];
       const recent = kills.filter(
         (k) => k.worker === w.id && now - (began + k.atMs) < windowS * 1000 && k.atMs >= lastResumeAt,
       );
-      return recent.length < killBudget && handle.isWorker(w.pid, w.id, s.pid);
+      const pid = recent.length < killBudget ? handle.workerPid(w.id) : null;
+      return pid === null ? [] : [{ worker: w, pid }];
     });
     if (eligible.length === 0) return null;
     return eligible[Math.floor(random.next() * eligible.length)] ?? null;
@@ -161,7 +163,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     status = await handle.waitRunning(START_TIMEOUT_MS);
     supervisorDown.push(Date.now() - down);
     lastResumeAt = elapsed();
-    say(`chaos: resumed (supervisor pid ${status.pid}) after ${Date.now() - down} ms`);
+    say(`chaos: resumed (supervisor pid ${handle.supervisor()?.pid ?? '?'}) after ${Date.now() - down} ms`);
   };
 
   let cut: ChaosSummary['cut'] = null;
@@ -170,10 +172,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     const plan = planHostCut(s, host);
     const killed: string[] = [];
     for (const w of plan.kill) {
-      if (w.pid === null || !handle.isWorker(w.pid, w.id, s.pid)) continue;
-      process.kill(w.pid, 'SIGKILL');
+      const pid = handle.workerPid(w.id);
+      if (pid === null) continue;
+      process.kill(pid, 'SIGKILL');
       killed.push(w.id);
-      kills.push({ atMs: elapsed(), worker: w.id, role: w.role, pid: w.pid, iteration: s.iteration });
+      kills.push({ atMs: elapsed(), worker: w.id, role: w.role, pid, iteration: s.iteration });
     }
     const hung: string[] = [];
     for (const w of plan.hang) {
@@ -220,20 +223,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
       // Paced from this kill, not the schedule: a slow poll must not turn into a burst of kills.
       nextKillAt = inWindow() + options.killEveryMs;
       const target = victim(status);
-      if (target === null || target.pid === null) {
+      if (target === null) {
         skipped += 1;
       } else {
-        process.kill(target.pid, 'SIGKILL');
+        const { worker, pid } = target;
+        process.kill(pid, 'SIGKILL');
         kills.push({
           atMs: elapsed(),
-          worker: target.id,
-          role: target.role,
-          pid: target.pid,
+          worker: worker.id,
+          role: worker.role,
+          pid,
           iteration: status.iteration,
         });
-        say(
-          `chaos: SIGKILL ${target.id} (pid ${target.pid}) at ${elapsed()} ms, iteration ${status.iteration}`,
-        );
+        say(`chaos: SIGKILL ${worker.id} (pid ${pid}) at ${elapsed()} ms, iteration ${status.iteration}`);
       }
     }
     await sleep(POLL_MS);

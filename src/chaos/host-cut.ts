@@ -20,7 +20,7 @@ const ALIVE = new Set(['starting', 'ready', 'unhealthy']);
 export function planHostCut(status: StatusSnapshot, host: string): HostCutPlan {
   const on = status.workers.filter((w) => w.host === host && ALIVE.has(w.state));
   return {
-    kill: on.filter((w) => w.remote !== true && w.pid !== null),
+    kill: on.filter((w) => w.remote !== true),
     hang: on.filter((w) => w.remote === true),
     hosts: [...new Set(status.workers.flatMap((w) => (w.host === undefined ? [] : [w.host])))].sort(),
   };

@@ -16,6 +16,7 @@ import {
   readSupervisorInfo,
   StatusClient,
   type SupervisorInfo,
+  workerPid,
 } from '../run/index.js';
 import { cliEntry } from '../util/index.js';
 
@@ -45,16 +46,13 @@ export class RunHandle {
     return args.includes('train') && hasArg(args, '--run-dir', this.runDir.root);
   }
 
-  /** A worker process of this run's supervisor with this id: the only kind of pid chaos kills. */
-  isWorker(pid: number, workerId: string, supervisorPid: number): boolean {
-    const args = argsOf(pid);
-    if (args === null) return false;
-    return (
-      args.includes('worker') &&
-      hasArg(args, '--id', workerId) &&
-      hasArg(args, '--run-dir', this.runDir.root) &&
-      hasArg(args, '--parent-pid', String(supervisorPid))
-    );
+  /**
+   * The pid of this run's worker with this id, spawned by its live supervisor, or null: the only
+   * kind of pid chaos kills. Status names no pids; the process table does (src/run/process-table.ts).
+   */
+  workerPid(workerId: string): number | null {
+    const info = this.supervisor();
+    return info === null ? null : workerPid(this.runDir.root, workerId, info.pid);
   }
 
   async status(): Promise<StatusSnapshot | null> {

@@ -117,10 +117,10 @@ function workDone(w: WorkerSnapshot): string {
 function workerLines(snapshot: StatusSnapshot, remote: boolean): string[] {
   const lines = [
     '',
-    'worker        role       host          pid      state       restarts  heartbeat  rejected  done',
+    'worker        role       host          state       restarts  heartbeat  rejected  done',
   ];
   const row = (w: WorkerSnapshot) =>
-    `${w.id.padEnd(13)} ${w.role.padEnd(10)} ${(w.host ?? '-').padEnd(13)} ${String(w.pid ?? '-').padEnd(8)} ` +
+    `${w.id.padEnd(13)} ${w.role.padEnd(10)} ${(w.host ?? '-').padEnd(13)} ` +
     `${w.state.padEnd(11)} ${String(w.restarts).padEnd(9)} ${age(w.lastHeartbeatMs).padEnd(10)} ` +
     `${String(w.rejectedFrames).padEnd(9)} ${workDone(w)}`.trimEnd();
   // Grouped by machine once there is more than one (workers that joined from elsewhere).
@@ -146,7 +146,7 @@ export function renderRun(
   const uptime = Math.round(snapshot.uptimeMs / 1000);
   const envs = snapshot.workers.filter((w) => w.role === 'env');
   const lines = [
-    `tti run ${snapshot.runId}  ${snapshot.state.toUpperCase()}  pid ${snapshot.pid}  up ${uptime}s` +
+    `tti run ${snapshot.runId}  ${snapshot.state.toUpperCase()}  up ${uptime}s` +
       (snapshot.reason ? `  (${snapshot.reason})` : ''),
     ...progressLines(snapshot, options, envs),
     rateLine(snapshot, options.previous, envs),
@@ -202,7 +202,10 @@ export function renderRun(
       `remote    listening at ${remote.listen}   env ${joined('env')} of ${remote.expected.env} joined` +
         `   inference ${joined('inference')} of ${remote.expected.inference}` +
         `   refused connections ${remote.refusedConnections}` +
-        (remote.wrongKeyMessages > 0 ? `   wrong-key messages ${remote.wrongKeyMessages}` : ''),
+        (remote.wrongKeyMessages > 0 ? `   wrong-key messages ${remote.wrongKeyMessages}` : '') +
+        ((remote.wrongWorkerReplies ?? 0) > 0
+          ? `   wrong-worker act replies ${remote.wrongWorkerReplies}`
+          : ''),
     );
   }
   lines.push(...strategyLines(options.strategies ?? [], envs));

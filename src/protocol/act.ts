@@ -1,6 +1,7 @@
 // The act socket: an env worker asks for the policy's action on its page (env DEALER → inference
 // ROUTER), and inference answers with the reply it chose and the policy version that chose it.
 import { z } from 'zod';
+import { bodyOf } from './codec.js';
 import { Count, flagColumn, intColumn, Speaker, stringColumn, TokenUsage, WorkerId } from './fields.js';
 import { ModelInput } from './model-input.js';
 
@@ -135,6 +136,23 @@ export const ChatActRequest = z.object({
   /** the newest screenshots (this step's included) as raw JPEG frames, by step */
   screenshots: z.array(z.object({ step: Count, frame: Count })),
 });
+/**
+ * A remote inference worker behind the act relay, every second: which worker is on this connection,
+ * with the key it speaks with. The relay sends requests only to workers so announced, and takes each
+ * reply only from the connection its request went to.
+ */
+export const ActReady = z.object({
+  type: z.literal('act_ready'),
+  workerId: WorkerId,
+  key: Speaker.optional(),
+});
+export const ACT_READY_EVERY_MS = 1000;
+
+/** An `act_ready` announcement, read as claimOf reads (undecoded, this version's); null for anything else. */
+export function actReadyOf(frames: readonly Buffer[]): z.infer<typeof ActReady> | null {
+  const parsed = ActReady.safeParse(bodyOf(frames));
+  return parsed.success ? parsed.data : null;
+}
 /** An act request, by the kind of policy it is for: each kind's inputs are its own. */
 export const ActRequest = z.discriminatedUnion('policy', [TfjsActRequest, ChatActRequest]);
 export const ActReply = z.object({

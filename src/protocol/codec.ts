@@ -16,11 +16,14 @@ import { fastCheck } from './validate.js';
  * messages failing validation one by one. 2: trajectories and act requests name their sender and key.
  * 3: an act request says which kind of policy it is for (`policy`), and carries that kind's inputs.
  * 4: the trainable policy's inputs travel as frames of a layout the model owns (`modelInput`), no
- * longer as the featurizer's columns in the header.
+ * longer as the featurizer's columns in the header. 5: a remote inference worker announces itself
+ * to the act relay (`act_ready`), which takes each reply only from the worker its request went to;
+ * a spawned worker's `register` carries the nonce its supervisor gave it (`spawn`), and status
+ * names no pids.
  * An added optional field (an episode result's `timing`) keeps the version: an older peer drops it
  * (zod strips unknown keys) and a newer one takes a result without it.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 // --- encoding ------------------------------------------------------------------------------------
 
@@ -91,13 +94,11 @@ export function decode<S extends z.ZodType>(schema: S, frames: readonly Buffer[]
 }
 
 const Claim = z.object({ workerId: WorkerId, key: Speaker.optional() });
+/** What the act relay reads of a request or a reply to pair them: its episode and step. */
+const Turn = z.object({ episodeId: z.string(), step: z.number().int().nonnegative() });
 
-/**
- * The worker id and key a message names, read from its header without validating the rest: for a
- * relay that passes frames on undecoded but must hold them to their key (the act relay). Null when
- * the header names none, or is not this version's; the receiver's own decode rejects such a message.
- */
-export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null {
+/** A header's body, this version's, unpacked without validating it; null when there is none. */
+export function bodyOf(frames: readonly Buffer[]): unknown {
   const headerFrame = frames[0];
   if (!headerFrame || headerFrame.byteLength === 0) return null;
   let header: unknown;
@@ -108,7 +109,21 @@ export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null
   }
   if (typeof header !== 'object' || header === null) return null;
   const { v, body } = header as Record<string, unknown>;
-  if (v !== PROTOCOL_VERSION) return null;
-  const parsed = Claim.safeParse(body);
+  return v === PROTOCOL_VERSION ? body : null;
+}
+
+/**
+ * The worker id and key a message names, read from its header without validating the rest: for a
+ * relay that passes frames on undecoded but must hold them to their key (the act relay). Null when
+ * the header names none, or is not this version's; the receiver's own decode rejects such a message.
+ */
+export function claimOf(frames: readonly Buffer[]): z.infer<typeof Claim> | null {
+  const parsed = Claim.safeParse(bodyOf(frames));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The episode and step an act request or reply names, read as claimOf reads; null when none. */
+export function turnOf(frames: readonly Buffer[]): z.infer<typeof Turn> | null {
+  const parsed = Turn.safeParse(bodyOf(frames));
   return parsed.success ? parsed.data : null;
 }

@@ -41,6 +41,9 @@ export type Endpoints = z.infer<typeof Endpoints>;
 
 // --- control: worker DEALER → supervisor ROUTER ------------------------------------------------
 
+/** Where a spawned worker finds the nonce its supervisor gave it (Register.spawn). */
+export const SPAWN_NONCE_ENV = 'TTI_SPAWN_NONCE';
+
 export const Register = z.object({
   type: z.literal('register'),
   role: Role,
@@ -52,6 +55,11 @@ export const Register = z.object({
    * that key's secret (src/protocol/register-proof.ts); its workerId is the key id
    */
   credential: z.object({ keyId: WorkerId, proof: z.string() }).optional(),
+  /**
+   * a spawned worker: the nonce its supervisor gave this process (its environment, SPAWN_NONCE_ENV),
+   * new for every spawn; what admits it, not its pid, which any local process can learn or claim
+   */
+  spawn: z.string().max(128).optional(),
 });
 export const Heartbeat = z.object({
   type: z.literal('heartbeat'),

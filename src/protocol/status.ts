@@ -23,7 +23,6 @@ export type RunState = z.infer<typeof RunState>;
 export const WorkerSnapshot = z.object({
   role: Role,
   id: WorkerId,
-  pid: z.number().int().nullable(),
   state: WorkerState,
   restarts: Count,
   /** milliseconds since this worker's last heartbeat (null before the first) */
@@ -41,7 +40,6 @@ export type WorkerSnapshot = z.infer<typeof WorkerSnapshot>;
 
 export const StatusSnapshot = z.object({
   runId: z.string(),
-  pid: z.number().int(),
   state: RunState,
   /** why the run stopped or failed, when it has */
   reason: z.string().nullable(),
@@ -88,6 +86,8 @@ export const StatusSnapshot = z.object({
        * supervisor's and every worker's (`counters.wrongKeyMessages`, replay's and inference's)
        */
       wrongKeyMessages: Count,
+      /** act replies the relay refused: from a worker the request did not go to, or to no request */
+      wrongWorkerReplies: Count.optional(),
     })
     .optional(),
 });

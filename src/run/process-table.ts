@@ -96,6 +96,22 @@ export function processesWhere(test: (args: readonly string[]) => boolean): Proc
   return found;
 }
 
+/**
+ * The live `worker` process of a run with this id (spawned by the supervisor with this pid, when
+ * given), or null. Status names no pids (a pid is no proof of anything, and a map of them helps
+ * only whoever would pose as a worker): tools on the run's own machine find them here.
+ */
+export function workerPid(runDir: string, workerId: string, supervisorPid?: number): number | null {
+  const found = processesWhere(
+    (args) =>
+      args.includes('worker') &&
+      hasArg(args, '--id', workerId) &&
+      hasArg(args, '--run-dir', runDir) &&
+      (supervisorPid === undefined || hasArg(args, '--parent-pid', String(supervisorPid))),
+  );
+  return found[0]?.pid ?? null;
+}
+
 /** Live processes (not zombies) whose command line contains any of the fragments. */
 export function processesNaming(fragments: readonly string[]): ProcessEntry[] {
   if (fragments.length === 0) return [];

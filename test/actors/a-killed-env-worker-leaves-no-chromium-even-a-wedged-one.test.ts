@@ -31,15 +31,17 @@ test('a SIGKILLed env worker leaves no Chromium behind, even one that is wedged'
 
   // Wedge the whole browser (its group), then kill its worker.
   process.kill(-browser.pid, 'SIGSTOP');
-  const workerPid = envWorker(first).pid!;
+  assert.equal(envWorker(first).state, 'ready');
+  const workerPid = run.workerPid('env-0');
+  assert.ok(workerPid !== null, 'env-0 runs');
   process.kill(workerPid, 'SIGKILL');
 
-  const after = await run.waitFor(
+  await run.waitFor(
     (s) => envWorker(s).restarts === 1 && envWorker(s).state === 'ready',
     60_000,
     'env-0 restarted',
   );
-  assert.notEqual(envWorker(after).pid, workerPid);
+  assert.notEqual(run.workerPid('env-0'), workerPid);
   for (const pid of family) assert.ok(gone(pid), `Chromium process ${pid} of the killed worker is gone`);
   assert.deepEqual(processesNaming([profile]), []);
   const next = await (async () => {

@@ -30,7 +30,7 @@ test('an unreachable host makes its env worker unhealthy, its tasks go elsewhere
   assert.match(renderStatusTable(down, { iterations: 20 }), /hosts\s+1 of 2 answering; env-0: unreachable/);
   const table = await runCli(['status', '--run-dir', run.runDir]);
   assert.equal(table.code, 0, table.stderr);
-  assert.match(table.stdout, /worker\s+role\s+host\s+pid\s+state[\s\S]*env-0/);
+  assert.match(table.stdout, /worker\s+role\s+host\s+state[\s\S]*env-0/);
   const othersBefore = env(down, 'env-1').counters.episodes ?? 0;
 
   // The other worker goes on; env-0 is back once its host answers, and takes tasks again.

@@ -46,19 +46,29 @@ test('the env worker runs scored episodes into replay and goes on after a SIGKIL
   assert.equal(record.verdict.status, 'scored');
   assert.ok(record.verdict.why.length > 0);
 
-  const envPid = worker(busy, 'env-0').pid!;
+  assert.equal(worker(busy, 'env-0').state, 'ready');
+  const envPid = run.workerPid('env-0');
+  assert.ok(envPid !== null, 'env-0 runs');
   const browsers = childrenOf(envPid);
   assert.ok(browsers.length >= 1, 'the env worker runs a Chromium');
   process.kill(envPid, 'SIGKILL');
-  const after = await run.waitFor(
-    (s) => worker(s, 'env-0').restarts === 1 && (worker(s, 'env-0').counters.episodes ?? 0) >= 1,
+  // Status names no pids: the successor's is read from /proc once it has registered (the run may
+  // have finished, and its workers gone, by the time the episode shows).
+  let successor: number | null = null;
+  await run.waitFor(
+    (s) => {
+      if (worker(s, 'env-0').restarts !== 1) return false;
+      const now = run.workerPid('env-0');
+      if (now !== envPid) successor ??= now;
+      return successor !== null && (worker(s, 'env-0').counters.episodes ?? 0) >= 1;
+    },
     90000,
     'the restarted env worker runs an episode',
   );
-  assert.notEqual(worker(after, 'env-0').pid, envPid);
+  assert.ok(successor !== null && successor !== envPid, `env-0 restarted as ${successor}`);
   for (const pid of browsers) assert.equal(alive(pid), false, `Chromium ${pid} of the killed worker is gone`);
 
   assert.equal((await runCli(['stop', '--run-dir', run.runDir])).code, 0);
   assert.deepEqual(await run.waitNoProcesses(30_000), []);
-  for (const pid of childrenOf(worker(after, 'env-0').pid!)) assert.equal(alive(pid), false);
+  for (const pid of childrenOf(successor)) assert.equal(alive(pid), false);
 });

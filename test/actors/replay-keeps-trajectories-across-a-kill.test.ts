@@ -84,7 +84,9 @@ test('kept trajectories are acknowledged and survive a SIGKILL of the replay wor
   assert.equal(replay(before).counters.kept, 2);
   assert.equal(replay(before).counters.duplicates, 1);
 
-  process.kill(replay(before).pid!, 'SIGKILL');
+  const replayPid = run.workerPid('replay-0');
+  assert.ok(replayPid !== null, 'replay-0 runs');
+  process.kill(replayPid, 'SIGKILL');
   const after = await run.waitFor(
     (s) => replay(s).restarts === 1 && replay(s).state === 'ready' && replay(s).counters.kept !== undefined,
     60_000,

@@ -42,7 +42,8 @@ test('a run resumed after kill -9 of its supervisor continues with the same task
   assert.equal(before?.iteration, 1, 'iteration 1 completed');
   const row1 = readFileSync(path.join(run.runDir, 'metrics.jsonl'), 'utf8');
   const keptBefore = readReplayLog(path.join(run.runDir, 'replay')).map((t) => t.episodeId);
-  process.kill(first.pid, 'SIGKILL');
+  assert.equal(first.state, 'running');
+  process.kill(run.supervisorPid(), 'SIGKILL');
 
   const resumed = await runCli(['train', '--resume', '--run-dir', run.runDir, '--detach'], 90_000);
   assert.equal(resumed.code, 0, resumed.stderr);

@@ -2,9 +2,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { StatusSnapshot } from '../../src/protocol/index.js';
+import {
+  Channel,
+  Inbound,
+  RejectedFrames,
+  Requester,
+  type StatusSnapshot,
+} from '../../src/protocol/index.js';
 import type { SupervisorInfo } from '../../src/run/run-dir.js';
 import { cliEntry } from '../../src/util/paths.js';
 import { RunFixture, runCli } from '../helpers/run-fixture.js';
@@ -34,7 +41,7 @@ test('every role registers and heartbeats', async () => {
   for (const w of first.workers) {
     assert.equal(w.state, 'ready', `${w.id} ready`);
     assert.equal(w.restarts, 0);
-    assert.ok(typeof w.pid === 'number' && w.pid > 0);
+    assert.ok(run.workerPid(w.id) !== null, `${w.id} runs`);
   }
   // Heartbeats keep arriving: every worker's last one is recent, a second later too.
   await new Promise((r) => setTimeout(r, 1000));
@@ -44,20 +51,23 @@ test('every role registers and heartbeats', async () => {
     'fresh heartbeats',
   );
   assert.ok(later.uptimeMs > first.uptimeMs);
-  assert.equal(later.pid, first.pid);
+  assert.equal(later.startedAt, first.startedAt);
 });
 
 test('status --json has the documented fields', async () => {
   const result = await runCli(['status', '--run-dir', run.runDir, '--json']);
   assert.equal(result.code, 0);
   const s = JSON.parse(result.stdout) as Record<string, unknown>;
-  for (const key of ['pid', 'state', 'iteration', 'policyVersion', 'workers']) assert.ok(key in s, key);
+  for (const key of ['state', 'iteration', 'policyVersion', 'workers']) assert.ok(key in s, key);
   const w = (s.workers as Record<string, unknown>[])[0] ?? {};
-  for (const key of ['role', 'id', 'pid', 'state', 'restarts', 'lastHeartbeatMs']) assert.ok(key in w, key);
+  for (const key of ['role', 'id', 'state', 'restarts', 'lastHeartbeatMs']) assert.ok(key in w, key);
+  // No pid anywhere: a pid admits nothing, and a map of them helps only whoever would pose as a worker.
+  assert.doesNotMatch(result.stdout, /"pid"/);
 });
 
 test('attach shows the live view and detaching on Ctrl-C leaves the run undisturbed', async () => {
   const before = await run.waitFor(() => true, 5000, 'status');
+  const pidsBefore = before.workers.map((w) => [w.id, run.workerPid(w.id)]);
   const child = spawn(process.execPath, [cliEntry, 'attach', '--run-dir', run.runDir, '--interval', '200']);
   let screen = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -71,11 +81,16 @@ test('attach shows the live view and detaching on Ctrl-C leaves the run undistur
   assert.equal(code, 0);
   assert.match(screen, /RUNNING/);
   assert.match(screen, /inference-0/);
+  assert.doesNotMatch(screen, /\bpid\b/);
   const after = await run.waitFor(() => true, 5000, 'status');
   assert.equal(after.state, 'running');
   assert.deepEqual(
-    after.workers.map((w) => [w.id, w.pid, w.restarts]),
-    before.workers.map((w) => [w.id, w.pid, w.restarts]),
+    after.workers.map((w) => [w.id, w.restarts]),
+    before.workers.map((w) => [w.id, w.restarts]),
+  );
+  assert.deepEqual(
+    after.workers.map((w) => [w.id, run.workerPid(w.id)]),
+    pidsBefore,
   );
 });
 
@@ -96,23 +111,25 @@ test('every process writes JSON lines to its own log file', () => {
 // loaded CI machine).
 test('a worker killed with SIGKILL is restarted and registers again', async () => {
   const before = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
-  assert.ok(before.pid);
-  process.kill(before.pid, 'SIGKILL');
+  const pid = run.workerPid('env-0');
+  assert.ok(pid !== null);
+  process.kill(pid, 'SIGKILL');
   const after = await run.waitFor(
     (s) => {
       const w = worker(s, 'env-0');
-      return w.state === 'ready' && w.pid !== before.pid && w.restarts === before.restarts + 1;
+      return w.state === 'ready' && w.restarts === before.restarts + 1;
     },
     60_000,
     'env-0 restarted',
   );
   assert.equal(worker(after, 'env-0').state, 'ready');
-  assert.notEqual(worker(after, 'env-0').pid, before.pid);
+  assert.notEqual(run.workerPid('env-0'), pid);
   assert.equal(worker(after, 'env-0').restarts, 1);
 });
 
 test('a hung worker misses heartbeats, is killed and restarted', async () => {
   const before = worker(await run.waitFor(() => true, 5000, 'status'), 'fault-0');
+  const pid = run.workerPid('fault-0');
   await run.inject('fault-0', 'hang');
   const after = await run.waitFor(
     (s) => worker(s, 'fault-0').restarts === before.restarts + 1 && worker(s, 'fault-0').state === 'ready',
@@ -120,19 +137,23 @@ test('a hung worker misses heartbeats, is killed and restarted', async () => {
     'fault-0 restarted after hanging',
   );
   assert.match(worker(after, 'fault-0').lastError ?? '', /no heartbeat/);
-  assert.notEqual(worker(after, 'fault-0').pid, before.pid);
+  assert.notEqual(run.workerPid('fault-0'), pid);
 });
 
 test('a process posing as a running worker is refused and exits; the real one is untouched', async () => {
   const info = JSON.parse(readFileSync(path.join(run.runDir, 'supervisor.json'), 'utf8')) as SupervisorInfo;
-  const before = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
+  // The fault worker: it runs no browser, so its heartbeats keep time on a loaded machine and any
+  // restart here would be the impostors' doing.
+  const before = worker(await run.waitFor(() => true, 5000, 'status'), 'fault-0');
+  const realPid = run.workerPid('fault-0');
+  assert.ok(realPid !== null);
   // Both at once: each is refused on its own, and neither waits for the other's start-up.
-  const register = (id: string) =>
+  const register = (role: string, id: string) =>
     runCli(
       [
         'worker',
         '--role',
-        'env',
+        role,
         '--id',
         id,
         '--control',
@@ -142,11 +163,58 @@ test('a process posing as a running worker is refused and exits; the real one is
       ],
       60_000,
     );
-  const [impostor, unknown] = await Promise.all([register('env-0'), register('env-9')]);
+  const [impostor, unknown] = await Promise.all([register('fault', 'fault-0'), register('env', 'env-9')]);
   assert.equal(impostor.code, 1);
   assert.equal(unknown.code, 1);
-  const after = worker(await run.waitFor(() => true, 5000, 'status'), 'env-0');
-  assert.equal(after.pid, before.pid);
+  // One that names the real worker's pid (anyone can read it from /proc), with no spawn nonce or a
+  // guessed one: refused all the same, since the pid admits nothing.
+  const poser = Channel.create(
+    'control',
+    'dealer',
+    Inbound.controlToWorker,
+    new RejectedFrames(() => undefined),
+  );
+  poser.connect(info.endpoints.control);
+  const requester = new Requester(poser);
+  try {
+    for (const spawnNonce of [undefined, 'f'.repeat(64)]) {
+      const answer = await requester.request(
+        {
+          type: 'register',
+          role: 'fault',
+          workerId: 'fault-0',
+          pid: realPid,
+          hostname: os.hostname(),
+          ...(spawnNonce === undefined ? {} : { spawn: spawnNonce }),
+        },
+        () => true,
+        10_000,
+      );
+      assert.equal(
+        answer?.message.type,
+        'refused',
+        `register as fault-0 with its pid answered ${JSON.stringify(answer?.message)}`,
+      );
+      const reason = answer?.message.type === 'refused' ? answer.message.reason : '';
+      assert.match(reason, /fault-0: not the process this supervisor spawned/);
+    }
+  } finally {
+    requester.close();
+  }
+  const log = readFileSync(path.join(run.runDir, 'logs', 'supervisor.jsonl'), 'utf8');
+  assert.match(
+    log,
+    new RegExp(`fault-0: register without this spawn's nonce \\(none, from pid ${realPid}\\); refused`),
+  );
+  assert.match(
+    log,
+    new RegExp(
+      `fault-0: register without this spawn's nonce \\(a wrong one, from pid ${realPid}\\); refused`,
+    ),
+  );
+  const after = worker(await run.waitFor(() => true, 5000, 'status'), 'fault-0');
+  assert.equal(after.state, 'ready');
+  assert.equal(run.workerPid('fault-0'), realPid);
   assert.equal(after.restarts, before.restarts);
 });
 

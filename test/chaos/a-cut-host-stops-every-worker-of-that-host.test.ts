@@ -20,7 +20,6 @@ import { listeningTrainArgs, RunFixture, runCli, SMALL_RUN } from '../helpers/ru
 const worker = (id: string, host: string, more: Partial<WorkerSnapshot> = {}): WorkerSnapshot => ({
   role: 'env',
   id,
-  pid: 100,
   state: 'ready',
   restarts: 0,
   lastHeartbeatMs: 10,
@@ -37,7 +36,7 @@ test('a host cut takes every live worker of that host and no other', () => {
     workers: [
       worker('env-0', 'sup'),
       worker('learner-0', 'sup', { role: 'learner' }),
-      worker('env-1', 'sup', { state: 'restarting', pid: null }),
+      worker('env-1', 'sup', { state: 'restarting' }),
       worker('env-r0', 'far', { remote: true }),
       worker('inference-r0', 'far', { role: 'inference', remote: true }),
       worker('env-r1', 'near', { remote: true }),

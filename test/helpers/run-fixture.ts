@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Fault, StatusSnapshot } from '../../src/protocol/index.js';
-import { RunDir, readRunToken, StatusClient } from '../../src/run/index.js';
+import { RunDir, readRunToken, readSupervisorInfo, StatusClient, workerPid } from '../../src/run/index.js';
 import { cliEntry, projectRoot } from '../../src/util/paths.js';
 import { processesMatching } from './processes.js';
 
@@ -176,6 +176,16 @@ export class RunFixture {
       await sleep(250);
     }
     throw new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(last)}`);
+  }
+
+  /** The supervisor's pid, from RUN_DIR/supervisor.json (status names no pids). */
+  supervisorPid(): number {
+    return readSupervisorInfo(new RunDir(this.runDir)).pid;
+  }
+
+  /** The live process of this run's worker with this id (status names no pids), or null. */
+  workerPid(id: string): number | null {
+    return workerPid(this.runDir, id);
   }
 
   /** Processes of this run still in the OS process table. */

@@ -8,7 +8,6 @@ export const envWorker = (
 ): WorkerSnapshot => ({
   role: 'env',
   id,
-  pid: 1,
   state: 'ready',
   restarts: 0,
   lastHeartbeatMs: 100,
@@ -23,7 +22,6 @@ export const statusSnapshot = (
   over: Partial<StatusSnapshot> = {},
 ): StatusSnapshot => ({
   runId: 'r',
-  pid: 1,
   state: 'running',
   reason: null,
   iteration: 1,

@@ -15,23 +15,16 @@ import {
   Inbound,
   RejectedFrames,
   Requester,
-  type SocketTuning,
   type SpeakerKey,
   type StatusSnapshot,
   speakerKey,
 } from '../../src/protocol/index.js';
 import { type Credential, issueCredential, RunDir, readSupervisorInfo } from '../../src/run/index.js';
 import { freePortBlock } from '../helpers/free-port-block.js';
+import { actRequest, tuningOf } from '../helpers/remote-act.js';
 import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
 
 const joinOf = (c: Credential) => ({ endpoint: 'tcp://127.0.0.1:1', credential: c });
-const tuningOf = (c: Credential): SocketTuning => ({
-  lingerMs: 0,
-  heartbeatIntervalMs: 1000,
-  heartbeatTimeoutMs: 5000,
-  curve: { serverPublic: c.serverPublic, clientPublic: c.publicKey, clientSecret: c.secretKey },
-});
-
 const trajectory = (workerId: string, key: SpeakerKey | undefined, episodeId: string) => ({
   type: 'trajectory',
   workerId,
@@ -55,34 +48,6 @@ const trajectory = (workerId: string, key: SpeakerKey | undefined, episodeId: st
       policyVersion: 0,
     },
   ],
-});
-
-const actRequest = (workerId: string, key: SpeakerKey | undefined, episodeId: string) => ({
-  type: 'act_request',
-  policy: 'tfjs',
-  workerId,
-  ...(key ? { key } : {}),
-  episodeId,
-  step: 0,
-  horizon: 10,
-  intent: 'What is the price of the Blue Mug?',
-  observation: {
-    text: "[1] RootWebArea 'Blue Mug'\n\t[2] StaticText '$12.50'",
-    url: 'http://127.0.0.1/shop/product/blue-mug',
-    nodes: {
-      ids: [1, 2],
-      roles: ['RootWebArea', 'StaticText'],
-      names: ['Blue Mug', '$12.50'],
-      depths: [0, 1],
-      inViewport: [1, 1],
-    },
-    note: null,
-    screenshotFrame: null,
-  },
-  history: [],
-  trail: [],
-  greedy: true,
-  temperature: 1,
 });
 
 test('a second credential cannot push a trajectory or ask for actions in another worker’s name', {
@@ -136,6 +101,15 @@ test('a second credential cannot push a trajectory or ask for actions in another
   );
   closers.push(() => behindRelay.close());
   behindRelay.connect(endpoints.relay.back);
+  // It says who it is every second, as act-socket.ts does: the relay sends only to workers that have.
+  const announcement = {
+    type: 'act_ready',
+    workerId: inference.id,
+    key: speakerSignature(joinOf(inference), undefined, inference.id).key,
+  };
+  const announcing = setInterval(() => void behindRelay.send(announcement).catch(() => undefined), 1000);
+  closers.unshift(() => clearInterval(announcing));
+  void behindRelay.send(announcement);
   const reachedRemote: string[] = [];
   void behindRelay.serve(async ({ message, peer }) => {
     reachedRemote.push(`${message.workerId}/${message.episodeId}`);

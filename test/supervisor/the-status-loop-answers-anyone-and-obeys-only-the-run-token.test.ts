@@ -22,7 +22,6 @@ const worker = (
 ): WorkerSnapshot => ({
   role,
   id,
-  pid: 100,
   state: 'ready',
   restarts: 0,
   lastHeartbeatMs: 10,

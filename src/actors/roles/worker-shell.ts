@@ -21,6 +21,7 @@ import {
   RejectedFrames,
   type Role,
   type SocketTuning,
+  SPAWN_NONCE_ENV,
   type SpeakerKey,
   socketLimits,
 } from '../../protocol/index.js';
@@ -286,6 +287,10 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
 
   // Register once the receive loop is running, so the welcome has a reader from the start.
   const hostname = args.hostname ?? os.hostname();
+  // A spawned worker proves it is the process its supervisor started with the nonce it was given;
+  // the nonce goes no further (Chromium, an external learner inherit this environment).
+  const spawnNonce = process.env[SPAWN_NONCE_ENV];
+  delete process.env[SPAWN_NONCE_ENV];
   await control
     .send({
       type: 'register',
@@ -293,6 +298,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
       workerId: args.workerId,
       pid: process.pid,
       hostname,
+      ...(join === null && spawnNonce !== undefined ? { spawn: spawnNonce } : {}),
       ...(join
         ? joinRegistration(join, hostname)
         : curve

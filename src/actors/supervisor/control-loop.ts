@@ -66,7 +66,13 @@ export function serveControl(
             await refuse(peer, `${message.workerId} is a remote worker: it registers with its credential`);
             return;
           }
-          dispatch(worker.ref, { kind: 'register', pid: message.pid, peer, hostname: message.hostname });
+          dispatch(worker.ref, {
+            kind: 'register',
+            pid: message.pid,
+            peer,
+            hostname: message.hostname,
+            spawn: message.spawn,
+          });
           return;
         case 'heartbeat':
           dispatch(worker.ref, { kind: 'heartbeat', stats: message.stats, peer });

@@ -154,7 +154,6 @@ export function spawnRemoteWorkerActor(
           const snapshot: WorkerSnapshot = {
             role: spec.role,
             id: spec.id,
-            pid: state.pid,
             state: state.state,
             restarts: Math.max(0, state.joins - 1),
             lastHeartbeatMs: state.lastHeartbeatAt === null ? null : now - state.lastHeartbeatAt,

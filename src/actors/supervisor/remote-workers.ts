@@ -9,6 +9,7 @@ import type { Logger } from '../../log/index.js';
 import type { Endpoints, StatusSnapshot, WorkerSnapshot } from '../../protocol/index.js';
 import type { KeyGate, SpeakerCheck } from '../../run/index.js';
 import { readCurveKeys } from '../../run/index.js';
+import type { ActRelay } from './act-relay.js';
 import { admit } from './admission.js';
 import type { Admit } from './control-loop.js';
 import type { WorkerPool } from './worker-pool.js';
@@ -20,6 +21,8 @@ export interface RemoteWorkersContext {
   endpoints: Endpoints;
   gate: KeyGate | null;
   speakers: SpeakerCheck;
+  /** the act relay, when remote inference is expected: its refused replies go into status */
+  relay: ActRelay | null;
   /** the run's worker pool (built after this, since its welcome names the act endpoints) */
   workers: () => WorkerPool;
 }
@@ -98,6 +101,7 @@ export class RemoteWorkers {
       refusedConnections: (gate?.refused ?? 0) + this.refusedRegisters,
       // the supervisor's drops, and replay's and inference's from their heartbeats
       wrongKeyMessages: snapshots.reduce((n, w) => n + (w.counters.wrongKeyMessages ?? 0), speakers.refused),
+      wrongWorkerReplies: this.ctx.relay?.counts.refusedReplies ?? 0,
     });
   }
 

@@ -99,6 +99,12 @@ export async function openSupervisorSockets(
           const claim = claimOf(frames);
           return claim === null || speakers.speaks(claim, 'the act relay');
         },
+        // a worker behind it is one only with its own key's tag
+        admitWorker: (frames) => {
+          const claim = claimOf(frames);
+          return claim !== null && speakers.speaks(claim, "the act relay's back");
+        },
+        onRefused: (reason) => log.warn(`act relay: ${reason}`),
       })
     : null;
   return { endpoints, sockets, gate, relay, speakers };

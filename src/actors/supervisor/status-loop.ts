@@ -78,7 +78,6 @@ export class StatusLoop {
     const backendOf = workers.find((w) => w.role === 'inference' && w.labels.backend !== undefined);
     return {
       runId: s.runId,
-      pid: process.pid,
       state: run.state,
       reason: run.reason,
       iteration: run.iteration,

@@ -2,11 +2,19 @@
 // heartbeats, restart it with exponential backoff, and give up (telling the run) when it restarts
 // more often than the restart intensity allows.
 import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
-import type { Fault, Role, WorkerSnapshot, WorkerState, WorkerStats } from '../../protocol/index.js';
+import {
+  type Fault,
+  type Role,
+  SPAWN_NONCE_ENV,
+  type WorkerSnapshot,
+  type WorkerState,
+  type WorkerStats,
+} from '../../protocol/index.js';
 import { reapBrowsers } from '../../run/index.js';
 import { cliEntry } from '../../util/index.js';
 import { backoffMs, intensityExceeded, type RestartPolicy, restartsInWindow } from './restart-policy.js';
@@ -19,7 +27,7 @@ export interface WorkerSpec {
 export type WorkerMsg =
   | { kind: 'spawn' }
   | { kind: 'exited'; generation: number; code: number | null; signal: string | null }
-  | { kind: 'register'; pid: number; peer: Buffer; hostname?: string }
+  | { kind: 'register'; pid: number; peer: Buffer; hostname?: string; spawn?: string | undefined }
   | { kind: 'heartbeat'; stats: WorkerStats; peer: Buffer }
   | { kind: 'error'; message: string }
   | { kind: 'bye'; reason: string }
@@ -71,6 +79,8 @@ interface State {
   child: ChildProcess | null;
   generation: number;
   pid: number | null;
+  /** given to this spawn's process in its environment; its `register` must carry it (null: none yet) */
+  nonce: string | null;
   peer: Buffer | null;
   state: WorkerState;
   restarts: number;
@@ -92,6 +102,13 @@ function reapLeftBrowsers(spec: WorkerSpec, env: WorkerEnv): void {
   const killed = reapBrowsers(env.runDir, spec.id);
   if (killed.length > 0)
     env.log.warn(`${spec.id}: killed ${killed.length} Chromium process(es) it left: ${killed.join(', ')}`);
+}
+
+function holdsNonce(expected: string | null, given: string | undefined): boolean {
+  if (expected === null || given === undefined) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const hostDown = (stats: WorkerStats): boolean => (stats.counters.hostDown ?? 0) > 0;
@@ -137,7 +154,11 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
       // A run that listens for remote workers is CURVE even on loopback.
       ...(env.config.transport.listen !== null ? ['--curve'] : []),
     ];
+    // What admits the child's `register`: a secret handed to the child alone, new for every spawn
+    // (a pid can be named by anyone who reads the process table; the environment only by its user).
+    const nonce = randomBytes(32).toString('hex');
     const child = spawnProcess(process.execPath, args, {
+      env: { ...process.env, [SPAWN_NONCE_ENV]: nonce },
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -154,6 +175,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
       child,
       generation,
       pid: child.pid ?? null,
+      nonce,
       peer: null,
       state: state.restarts > 0 ? 'restarting' : 'starting',
       spawnedAt: Date.now(),
@@ -166,6 +188,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
     child: null,
     generation: 0,
     pid: null,
+    nonce: null,
     peer: null,
     state: 'starting',
     restarts: 0,
@@ -190,15 +213,16 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           return startChild(state, ctx.self);
 
         case 'register':
-          // A process we did not start (a stale one from before a restart) is told to go away.
-          if (msg.pid !== state.pid) {
+          // A process we did not start (a stale one from before a restart, one posing as this
+          // worker) has not this spawn's nonce: it is told to go away, whatever pid it names.
+          if (!holdsNonce(state.nonce, msg.spawn)) {
             env.log.warn(
-              `${spec.id}: register from unexpected pid ${msg.pid} (expected ${state.pid}); refused`,
+              `${spec.id}: register without this spawn's nonce (${msg.spawn === undefined ? 'none' : 'a wrong one'}, from pid ${msg.pid}); refused`,
             );
             void env
               .sendControl(msg.peer, {
                 type: 'refused',
-                reason: `${spec.id} is pid ${state.pid}, not ${msg.pid}`,
+                reason: `${spec.id}: not the process this supervisor spawned (no proof of its spawn)`,
               })
               .catch(() => undefined);
             return state;
@@ -207,7 +231,7 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
             .sendControl(msg.peer, env.welcome(spec))
             .catch((error: Error) => env.log.warn(`${spec.id}: welcome lost: ${error.message}`));
           env.onReady(spec);
-          env.onEvent('worker_ready', `${spec.id} registered (pid ${msg.pid}, restarts ${state.restarts})`);
+          env.onEvent('worker_ready', `${spec.id} registered (restarts ${state.restarts})`);
           return { ...state, peer: msg.peer, state: 'ready', lastHeartbeatAt: now };
 
         case 'heartbeat':
@@ -351,7 +375,6 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           dispatch(msg.replyTo, {
             role: spec.role,
             id: spec.id,
-            pid: state.pid,
             state: state.state,
             restarts: state.restarts,
             lastHeartbeatMs: state.lastHeartbeatAt === null ? null : now - state.lastHeartbeatAt,
