@@ -12,6 +12,11 @@ export type Role = z.infer<typeof Role>;
 export const WorkerStats = z.object({
   rejectedFrames: Count,
   busy: z.boolean(),
+  /**
+   * set while the worker runs a long synchronous computation (the learner's training): the most it
+   * may go without a heartbeat before it is taken for hung, instead of the run's heartbeat timeout
+   */
+  graceMs: Count.optional(),
   counters: z.record(z.string(), z.number()),
   /** facts that are words, not numbers (e.g. the tfjs backend in use) */
   labels: z.record(z.string(), z.string()).default({}),

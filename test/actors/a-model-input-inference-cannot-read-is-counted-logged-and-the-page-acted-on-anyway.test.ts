@@ -69,6 +69,7 @@ const ctx: RoleContext = {
   counters,
   labels: {},
   setBusy: () => undefined,
+  setGrace: async () => undefined,
   signature: {},
   sendControl: async () => undefined,
   speaks: () => true,

@@ -2,7 +2,8 @@
 // the project wrote (kept in test/helpers/hand-written-adam.ts). Driven by the same gradients (the
 // real network's, on the same batches, through policy and critic updates), both move a copy of the
 // policy to the same moments, bit for bit, and the same weights within float32 rounding; and a checkpoint the
-// hand-written Adam wrote (test/model/hand-written-adam-checkpoints, written before the change)
+// hand-written Adam wrote (test/model/hand-written-adam-checkpoints: written by its reference copy,
+// test/helpers/hand-written-adam.ts, at the network shape of the widened candidate kinds)
 // loads its state exactly and goes on as the hand-written Adam would.
 //
 // The same gradients, not two training runs side by side: Adam divides each gradient by its own

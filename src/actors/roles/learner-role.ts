@@ -106,7 +106,18 @@ export const learnerRole: RoleMain = async (ctx) => {
   };
 
   /** One pass of the policy (or of the critic) over a sample of replay, yielding between chunks. */
+  /** the `slow` fault: the next training step holds the event loop past the heartbeat timeout */
+  let slowStep = false;
   const trainOn = async (steps: TrainingStep[], mode: 'policy' | 'critic' = 'policy') => {
+    if (slowStep) {
+      slowStep = false;
+      const holdMs = 2 * ctx.config.supervisor.heartbeat_timeout_ms;
+      ctx.log.warn(`slow fault: this training step holds the event loop for ${holdMs} ms`);
+      const until = Date.now() + holdMs;
+      while (Date.now() < until) {
+        /* a step tfjs takes this long to compute */
+      }
+    }
     const batchSize = ctx.config.batch_size;
     let lossSum = 0;
     let lossCount = 0;
@@ -186,6 +197,9 @@ export const learnerRole: RoleMain = async (ctx) => {
       return;
     }
     ctx.setBusy(true);
+    // A training step holds the event loop for as long as tfjs computes it (the first one compiles
+    // kernels too): seconds on a loaded machine, where the heartbeat timeout would take it for hung.
+    await ctx.setGrace(ctx.config.supervisor.compute_grace_ms);
     let reply: TrainedMessage;
     try {
       const batch = await samples.request(
@@ -293,6 +307,7 @@ export const learnerRole: RoleMain = async (ctx) => {
       };
     } finally {
       ctx.setBusy(false);
+      void ctx.setGrace(0);
     }
     await ctx.sendControl(reply);
   };
@@ -303,6 +318,9 @@ export const learnerRole: RoleMain = async (ctx) => {
   const queue = trainingQueue(ctx.log, publish, onTrain);
   return {
     onCommand: queue.onCommand,
+    injectFault(fault) {
+      if (fault === 'slow') slowStep = true;
+    },
     async stop() {
       await queue.stop();
       weights.close();

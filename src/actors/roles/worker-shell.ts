@@ -74,6 +74,11 @@ export interface RoleContext {
   readonly labels: Record<string, string>;
   setBusy(busy: boolean): void;
   /**
+   * Declares a long synchronous computation from now (ms; 0 when it is over): the supervisor then
+   * waits this long for a heartbeat before it takes the worker for hung (`supervisor.compute_grace_ms`).
+   */
+  setGrace(ms: number): Promise<void>;
+  /**
    * the key this worker's messages speak with, to spread into each message that names its worker id
    * on a socket other than control (an env worker's task requests and results); empty without CURVE
    */
@@ -322,12 +327,9 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     return exit(1, `the supervisor sent an invalid config: ${configResult.error.message}`);
   log.info(`registered with run ${welcome.runId} as ${args.workerId} (pid ${process.pid})`);
 
-  setInterval(() => {
-    if (Date.now() - lastHeardFromSupervisor > welcome.supervisorTimeoutMs) {
-      void exit(1, `no word from the supervisor for ${welcome.supervisorTimeoutMs} ms`);
-      return;
-    }
-    void control
+  let graceMs = 0;
+  const beat = (): Promise<void> =>
+    control
       .send({
         type: 'heartbeat',
         workerId: args.workerId,
@@ -335,6 +337,7 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
         stats: {
           rejectedFrames: rejected.total,
           busy,
+          ...(graceMs > 0 ? { graceMs } : {}),
           counters: Object.assign(
             counters,
             { cutConnections: rejected.cutConnections },
@@ -344,6 +347,13 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
         },
       })
       .catch(() => undefined);
+  setInterval(() => {
+    // in a declared computation the supervisor's acks wait in the socket as our heartbeats did
+    if (Date.now() - lastHeardFromSupervisor > Math.max(welcome.supervisorTimeoutMs, graceMs)) {
+      void exit(1, `no word from the supervisor for ${welcome.supervisorTimeoutMs} ms`);
+      return;
+    }
+    void beat();
   }, welcome.heartbeatIntervalMs).unref();
 
   const context: RoleContext = {
@@ -363,6 +373,13 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
     labels,
     setBusy: (b) => {
       busy = b;
+    },
+    // said at once, and sent before it resolves: the computation it covers holds the event loop
+    setGrace: (ms) => {
+      // once it is over, the acks it held up are still to be read: count from now
+      if (ms === 0 && graceMs > 0) lastHeardFromSupervisor = Date.now();
+      graceMs = ms;
+      return beat();
     },
     signature,
     sendControl: (message) => control.send({ ...message, ...signature }),

@@ -267,7 +267,8 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           if (
             (state.state === 'ready' || (state.state === 'unhealthy' && hostDown(state.stats))) &&
             state.lastHeartbeatAt !== null &&
-            now - state.lastHeartbeatAt > heartbeatTimeoutMs
+            // a worker that declared a long computation (the learner training) gets its grace
+            now - state.lastHeartbeatAt > Math.max(heartbeatTimeoutMs, state.stats.graceMs ?? 0)
           ) {
             const why = `no heartbeat for ${now - state.lastHeartbeatAt} ms`;
             env.log.warn(`${spec.id}: ${why}; killing pid ${state.pid}`);

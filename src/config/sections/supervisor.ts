@@ -12,6 +12,11 @@ export const supervisor = defineSection({
       heartbeat_interval_ms: PositiveInt.default(500),
       /** a worker silent for this long is killed and restarted */
       heartbeat_timeout_ms: PositiveInt.default(5000),
+      /**
+       * how long a worker in a long synchronous computation it declared (the learner training: tfjs
+       * holds the event loop for each step) may go without a heartbeat before it is taken for hung
+       */
+      compute_grace_ms: PositiveInt.default(60000),
       /** how long a spawned worker has to register */
       register_timeout_ms: PositiveInt.default(30000),
       /** restart intensity (OTP's intensity/period): more than max_restarts within restart_window_s stops the run */
