@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import * as zmq from 'zeromq';
 import { startActRelay } from '../../src/actors/supervisor/act-relay.js';
-import { Channel, type CurveKeys, RejectedFrames } from '../../src/protocol/index.js';
+import { bodyOf, Channel, type CurveKeys, encode, RejectedFrames } from '../../src/protocol/index.js';
 import {
   checkKey,
   ensureCurveKeys,
@@ -100,7 +100,8 @@ test("an env worker's key is refused on the sockets for inference workers and ad
   closers.push(() => weights.close());
   await weights.bind(`tcp://127.0.0.1:${port + 2}`);
 
-  // One inference worker behind the relay, answering each request with 'pong'.
+  // One inference worker behind the relay: it says act_ready as a remote inference worker does (the
+  // relay sends requests only to workers so announced), and answers each request's turn with 'pong'.
   const behind = async (pair: KeyPair): Promise<zmq.Dealer | 'refused' | 'no answer'> => {
     const dealer = new zmq.Dealer(clientOptions(keys.serverPublic, pair));
     const admitted = new Promise<'admitted'>((r) => dealer.events.on('handshake', () => r('admitted')));
@@ -111,9 +112,19 @@ test("an env worker's key is refused on the sockets for inference workers and ad
       dealer.close();
       return verdict;
     }
-    closers.push(() => dealer.close());
+    const ready = () =>
+      void dealer.send(encode({ type: 'act_ready', workerId: 'inference-r0' })).catch(() => {});
+    ready();
+    const announcing = setInterval(ready, 200);
+    closers.push(() => {
+      clearInterval(announcing);
+      dealer.close();
+    });
     void (async () => {
-      for await (const [peer] of dealer) await dealer.send([peer ?? Buffer.alloc(0), 'pong']);
+      for await (const [peer, ...request] of dealer) {
+        const turn = bodyOf(request) as { episodeId: string; step: number } | null;
+        await dealer.send([peer ?? Buffer.alloc(0), ...encode({ type: 'pong', ...turn })]);
+      }
     })().catch(() => undefined);
     return dealer;
   };
@@ -123,10 +134,10 @@ test("an env worker's key is refused on the sockets for inference workers and ad
     try {
       const refused = refusal(dealer);
       dealer.connect(front);
-      await dealer.send('ping');
+      await dealer.send(encode({ type: 'ping', episodeId: 'e1', step: 0 }));
       // (a receive still pending when the socket closes rejects: that is no answer)
       const answer = dealer.receive().then(
-        ([reply]) => reply?.toString() ?? '',
+        (reply) => String((bodyOf(reply) as { type?: string } | null)?.type ?? ''),
         () => 'closed',
       );
       return await Promise.race([answer, refused, timeout(5000)]);
