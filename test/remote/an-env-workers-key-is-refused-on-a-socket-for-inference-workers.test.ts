@@ -123,7 +123,7 @@ test("an env worker's key is refused on the sockets for inference workers and ad
     void (async () => {
       for await (const [peer, ...request] of dealer) {
         const turn = bodyOf(request) as { episodeId: string; step: number } | null;
-        await dealer.send([peer ?? Buffer.alloc(0), ...encode({ type: 'pong', ...turn })]);
+        await dealer.send([peer ?? Buffer.alloc(0), ...encode({ ...turn, type: 'pong' })]);
       }
     })().catch(() => undefined);
     return dealer;
