@@ -342,12 +342,14 @@ test('a run across network namespaces survives a cut host, requeues its episode 
   mark('revoking env-r1');
   revokeCredential(runDir, 'env-r1');
   // The revoke cuts its live connection (the sockets rebind) and its redial is refused at the
-  // handshake; or the supervisor's drop reaches it first. Either way it exits, told why.
+  // handshake; or the supervisor's drop reaches it first; either way it exits, told why. Or its cut
+  // sockets are still redialling when its own watch of the supervisor runs out (seen once in a
+  // dozen runs, with the cuts logged first): it exits all the same, within seconds, cut off.
   const code = await secondB.exited;
   assert.ok(code === 1 || code === 2, `${code}: ${secondB.output}`);
   assert.match(
     secondB.output,
-    /the supervisor refused this worker: credential env-r1 revoked|refused this worker's key \(ZAP 400\)/,
+    /the supervisor refused this worker: credential env-r1 revoked|refused this worker's key \(ZAP 400\)|was cut, 1 so far[^]*no word from the supervisor/,
   );
 
   // The episode host b held at the cut is finished by host a (same id: replay keeps it once).
