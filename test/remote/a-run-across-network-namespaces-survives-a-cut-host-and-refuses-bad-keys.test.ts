@@ -343,8 +343,8 @@ test('a run across network namespaces survives a cut host, requeues its episode 
   revokeCredential(runDir, 'env-r1');
   // The revoke cuts its live connection (the sockets rebind) and its redial is refused at the
   // handshake; or the supervisor's drop reaches it first; either way it exits, told why. Or its cut
-  // sockets are still redialling when its own watch of the supervisor runs out (seen once in a
-  // dozen runs, with the cuts logged first): it exits all the same, within seconds, cut off.
+  // sockets are still redialling when its own watch of the supervisor runs out (seen once, the
+  // cuts logged first): it exits all the same, within seconds, cut off.
   const code = await secondB.exited;
   assert.ok(code === 1 || code === 2, `${code}: ${secondB.output}`);
   assert.match(
