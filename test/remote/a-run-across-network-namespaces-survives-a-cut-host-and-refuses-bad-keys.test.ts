@@ -349,7 +349,7 @@ test('a run across network namespaces survives a cut host, requeues its episode 
   assert.ok(code === 1 || code === 2, `${code}: ${secondB.output}`);
   assert.match(
     secondB.output,
-    /the supervisor refused this worker: credential env-r1 revoked|refused this worker's key \(ZAP 400\)|was cut, 1 so far[^]*no word from the supervisor/,
+    /the supervisor refused this worker: credential env-r1 revoked|refused this worker's key \(ZAP 400\)|was cut, 1 so far[\s\S]*no word from the supervisor/,
   );
 
   // The episode host b held at the cut is finished by host a (same id: replay keeps it once).
