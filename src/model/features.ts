@@ -96,20 +96,6 @@ export function featuresOf(input: PolicyInput, buckets = DEFAULT_BUCKETS): Polic
   };
 }
 
-const TASK_IN_HISTORY = OBSERVATION_SCALARS.indexOf('task_in_history');
-const TASK_ON_PAGE = OBSERVATION_SCALARS.indexOf('task_on_page');
-
-/**
- * How far the task looks done, by what knows no suite: the share of the task's content words the
- * way here acted on or typed, plus the share the page shows (0–2). A search ranks the pages it
- * found by it (collect.search_rank: progress) before any critic is trained.
- */
-export function taskProgress(features: Pick<PolicyFeatures, 'observationScalars'>): number {
-  return (
-    (features.observationScalars[TASK_IN_HISTORY] ?? 0) + (features.observationScalars[TASK_ON_PAGE] ?? 0)
-  );
-}
-
 export class FeaturesError extends Error {
   override name = 'FeaturesError';
 }

@@ -41,7 +41,7 @@ export { type DemoMix, drawDemoSteps, loadDemoMix } from './demo-mix.js';
 export { leavesStateAlone, withoutDetours } from './detours.js';
 export { type EncodedObservation, encodeObservation, padBatch } from './encode.js';
 export { candidatesWithEvidence, countedWords } from './evidence.js';
-export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures, taskProgress } from './features.js';
+export { encodedFrom, FeaturesError, featuresOf, type PolicyFeatures } from './features.js';
 export type { FilteredBcKeys } from './filtered-bc.js';
 export { DEFAULT_BUCKETS, SCALAR_SIZE, SCALARS } from './layout.js';
 export * from './model-input.js';

@@ -4,7 +4,7 @@
 // checkpoint store's bookkeeping.
 export { CheckpointStore } from './checkpoint-store.js';
 export { candidatesWithEvidence, countedWords } from './evidence.js';
-export { featuresOf, type PolicyFeatures, taskProgress } from './features.js';
+export { featuresOf, type PolicyFeatures } from './features.js';
 export * from './model-input.js';
 export { actionSignature } from './trail.js';
 export type { PolicyInput, TrailStep } from './types.js';
