@@ -32,6 +32,25 @@ const TALL = page(
   `<button>Top button</button><div style="height:1000px"></div><button>Lower button</button><div style="height:3000px"></div>`,
 );
 
+// A button under a cover: one that fades out (as a date picker does once a day is picked), one that stays.
+const COVERED = page(
+  'Covered',
+  `<h1 id="h">none</h1>
+<button id="b" style="position:absolute;left:20px;top:80px;width:120px;height:30px"
+  onclick="document.getElementById('h').textContent='button'">Under</button>
+<div id="c" style="position:absolute;left:0;top:60px;width:200px;height:80px;background:#eee"
+  onclick="document.getElementById('h').textContent='cover'"></div>
+<script>
+const fade = new URLSearchParams(location.search).has('fade');
+const c = document.getElementById('c');
+if (fade) {
+  // fades out over 1 s from load, stepping the opacity as jQuery's fadeOut does
+  let o = 1;
+  const t = setInterval(() => { o -= 0.1; c.style.opacity = String(o); if (o <= 0.01) { c.style.display = 'none'; clearInterval(t); } }, 100);
+}
+</script>`,
+);
+
 let server: TestServer;
 let env: BrowserEnv;
 before(async () => {
@@ -40,6 +59,7 @@ before(async () => {
     '/next': page('Next', '<h1>Second page</h1>'),
     '/tall': TALL,
     '/counted': COUNTED,
+    '/covered': COVERED,
     '/search': (_req, res, url) => {
       res
         .writeHead(200, { 'content-type': 'text/html' })
@@ -210,5 +230,16 @@ test('an impossible or unparseable action leaves a note in the next observation 
   obs = await act(`\`\`\`click [${idOf(obs, 'button', 'Press me')}]\`\`\``);
   assert.deepEqual(obs.notes, []);
   assert.match(obs.tree, /heading 'Clicked'/);
+  await env.abandon();
+});
+
+test('a click waits out a cover fading over its element; a cover that stays takes the click', async () => {
+  let obs = await env.reset(webarenaTask(`${server.origin}/covered?fade`));
+  obs = await act({ type: 'click', elementId: idOf(obs, 'button', 'Under') });
+  assert.match(obs.tree, /heading 'button'/);
+  await env.abandon();
+  obs = await env.reset(webarenaTask(`${server.origin}/covered`));
+  obs = await act({ type: 'click', elementId: idOf(obs, 'button', 'Under') });
+  assert.match(obs.tree, /heading 'cover'/);
   await env.abandon();
 });

@@ -82,7 +82,9 @@ function center(elements: ReadonlyMap<string, ElementRef>, id: string): { x: num
 /**
  * Brings an element into view when its centre is hidden (a list item scrolled out of its list's
  * box, a row below the fold), as BrowserGym's and Playwright's click do, and returns its centre
- * then; null when the centre is in view already (nothing moves; a cover over it stays the page's).
+ * then (`point`); null when the centre is in view already (nothing moves; a cover over it stays
+ * the page's). `fading` when what covers the centre is fading (opacity under 1) or the page
+ * animates: a picker that fades out over a button after a choice takes the click during its fade.
  */
 const REVEAL_FN = `function () {
   const el = this.nodeType === 1 ? this : this.parentElement;
@@ -98,10 +100,21 @@ const REVEAL_FN = `function () {
     }
     return false;
   };
-  const [x, y] = at();
-  if (!hidden(x, y)) return null;
-  el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  return at();
+  const fading = (x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    if (hit === null || el.contains(hit) || hit.contains(el)) return false;
+    if (document.getAnimations().length > 0) return true;
+    for (let a = hit; a !== null && a !== document.body; a = a.parentElement)
+      if (Number(getComputedStyle(a).opacity) < 1) return true;
+    return false;
+  };
+  let [x, y] = at();
+  const moved = hidden(x, y);
+  if (moved) {
+    el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    [x, y] = at();
+  }
+  return { point: moved ? [x, y] : null, fading: fading(x, y) };
 }`;
 /**
  * Scrolls the window by `share` of its height, up (-1) or down (1); a page that cannot scroll that
@@ -162,9 +175,22 @@ async function clickPoint(
   id: string,
 ): Promise<{ x: number; y: number }> {
   const c = center(elements, id);
-  const v = await callOn(session, elements, id, REVEAL_FN);
-  return Array.isArray(v) && v.length === 2 ? { x: Number(v[0]), y: Number(v[1]) } : c;
+  let point = c;
+  // A fading cover is waited out, within a bound; a cover that stays takes the click, as on the page.
+  for (let waited = 0; ; waited += FADE_POLL_MS) {
+    const v = (await callOn(session, elements, id, REVEAL_FN)) as
+      | { point: unknown; fading: unknown }
+      | undefined;
+    if (Array.isArray(v?.point) && v.point.length === 2)
+      point = { x: Number(v.point[0]), y: Number(v.point[1]) };
+    if (v?.fading !== true || waited >= FADE_WAIT_MS) return point;
+    await new Promise((r) => setTimeout(r, FADE_POLL_MS));
+  }
 }
+
+/** How long a click waits for a cover fading over its target (jQuery's slow fade is 600 ms). */
+const FADE_WAIT_MS = 1500;
+const FADE_POLL_MS = 50;
 
 /** A field where Enter adds a line (a <textarea>, an editable block) rather than submitting. */
 const MULTILINE_FN = `function () {
