@@ -240,11 +240,15 @@ export class TfjsPolicy {
     const given = weights.specs.map((s) => `${s.name} [${s.shape.join(',')}]`);
     if (weights.frames.length !== weights.specs.length)
       throw new Error(`weights have ${weights.specs.length} specs but ${weights.frames.length} frames`);
-    if (expected.join(' ') !== given.join(' '))
+    if (expected.join(' ') !== given.join(' ')) {
+      // only what differs: the full lists run to dozens of tensors
+      const missing = expected.filter((e) => !given.includes(e));
+      const extra = given.filter((g) => !expected.includes(g));
       throw new Error(
-        `weights do not fit this policy: expected ${expected.join(', ')}; got ${given.join(', ')} ` +
-          `(policy options ${JSON.stringify(this.options)})`,
+        `weights do not fit this policy: it needs ${missing.join(', ') || 'them in another order'}` +
+          `${extra.length > 0 ? `; the weights have ${extra.join(', ')}` : ''}`,
       );
+    }
     const arrays = weights.specs.map((s, i) => {
       const frame = weights.frames[i]!;
       const n = s.shape.reduce((a, b) => a * b, 1);

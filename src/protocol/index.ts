@@ -6,6 +6,7 @@ export * from './codec.js';
 export * from './control.js';
 export * from './curve.js';
 export * from './episode-timing.js';
+export * from './exit-codes.js';
 export * from './inbound.js';
 export * from './model-input.js';
 export * from './register-proof.js';

@@ -70,3 +70,34 @@ test('a run started from a given checkpoint trains past its version, and a resum
   assert.match(logOf(run.runDir, 'learner-0'), new RegExp(`resumed from checkpoint v${GIVEN_VERSION + 1}`));
   assert.deepEqual(metricVersions(run.runDir), [GIVEN_VERSION + 1, GIVEN_VERSION + 2]);
 });
+
+test('a given checkpoint whose weights do not fit the policy stops the run at once, naming it, with no restart', async (t) => {
+  // Weights of a narrower network under the options of today's: what an older tti's checkpoint looks like.
+  await loadBackend('auto');
+  const given = mkdtempSync(path.join(tmpdir(), 'tti-misfit-'));
+  const narrow = TfjsPolicy.create({ seed: 7, hidden: 8 });
+  const wide = TfjsPolicy.create({ seed: 7 });
+  const weights = narrow.exportWeights();
+  const folder = new CheckpointStore(given, 1).save(
+    3,
+    new Map([
+      ['policy.json', Buffer.from(JSON.stringify({ options: wide.options, weights: weights.specs }))],
+      ['weights.bin', Buffer.concat(weights.frames)],
+    ]),
+    {},
+  );
+  narrow.dispose();
+  wide.dispose();
+  const run = RunFixture.create();
+  t.after(async () => {
+    await run.cleanup();
+    rmSync(given, { recursive: true, force: true });
+  });
+  await run.startForeground(['iterations=1', `model.checkpoint=${folder}`], false);
+  const code = await run.foregroundExit(60000);
+  const out = run.foregroundOutput;
+  assert.notEqual(code, 0, out.slice(-3000));
+  assert.ok(out.includes(`refused to start: `), out.slice(-3000));
+  assert.ok(out.includes(`model.checkpoint ${folder} cannot be loaded: weights do not fit`), out.slice(-3000));
+  assert.doesNotMatch(out, /restart 1 in/, 'a refusal is not restarted');
+});

@@ -12,6 +12,7 @@ import {
   readPriorFile,
   TfjsPolicy,
 } from '../../model/index.js';
+import { StartRefusedError } from './start-refused.js';
 import type { RoleContext } from './worker-shell.js';
 
 export interface StartingPolicy {
@@ -27,7 +28,8 @@ export function startingPolicy(ctx: RoleContext): StartingPolicy | null {
       path.join(ctx.runDir, 'checkpoints'),
       ctx.config.model.keep_checkpoints,
     );
-    if (store.versions().length > 0) return { from: 'run', loaded: warned(ctx, loadModelCheckpoint(store)) };
+    if (store.versions().length > 0)
+      return { from: 'run', loaded: warned(ctx, refusing(`the run's checkpoints (${store.dir})`, store)) };
   }
   const given = ctx.config.model.checkpoint;
   // A worker on another machine may not have the file: it starts fresh, and the learner's weights
@@ -36,7 +38,24 @@ export function startingPolicy(ctx: RoleContext): StartingPolicy | null {
     ctx.log.warn(`model.checkpoint ${given} is not on this machine; waiting for the learner's weights`);
     return null;
   }
-  return given === null ? null : { from: 'given', loaded: warned(ctx, loadModelCheckpoint(given)) };
+  return given === null
+    ? null
+    : { from: 'given', loaded: warned(ctx, refusing(`model.checkpoint ${given}`, given)) };
+}
+
+/**
+ * Loads a checkpoint; one that cannot load (weights of an older network, a folder that is no
+ * checkpoint) fails the same way on every restart, so the worker refuses to start, naming it.
+ */
+function refusing(what: string, from: string | CheckpointStore): LoadedModel {
+  try {
+    return loadModelCheckpoint(from);
+  } catch (e) {
+    throw new StartRefusedError(
+      `${what} cannot be loaded: ${(e as Error).message}. A checkpoint of another tti version ` +
+        'or policy shape does not load: start a new run, or set model.checkpoint to one that fits.',
+    );
+  }
 }
 
 /** A freshly initialised policy of the run's seed, with `model.prior` when one is given. */

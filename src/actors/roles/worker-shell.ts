@@ -15,6 +15,7 @@ import {
   type CommandMessage,
   type CurveSocketKeys,
   type Endpoints,
+  EXIT_REFUSED,
   type Fault,
   Inbound,
   type RegisteredMessage,
@@ -25,6 +26,7 @@ import {
   type SpeakerKey,
   socketLimits,
 } from '../../protocol/index.js';
+import { StartRefusedError } from './start-refused.js';
 import { curveFor, type KeyGate, SpeakerCheck, type SpeakerClaim, startKeyGate } from '../../run/index.js';
 import {
   type Join,
@@ -185,13 +187,15 @@ export async function runWorker(args: WorkerArgs, loadMain: () => Promise<RoleMa
 
   // A crash reaches the supervisor twice: as a worker_error message (best effort) and on stderr,
   // which the supervisor keeps as the worker's last error.
+  // A refusal to start exits with EXIT_REFUSED: a restart would only repeat it.
   const die = (error: unknown): void => {
     const message = error instanceof Error ? error.message : String(error);
+    const code = error instanceof StartRefusedError ? EXIT_REFUSED : 1;
     control
       .send({ type: 'worker_error', workerId: args.workerId, ...signature, message, fatal: true })
       .catch(() => undefined)
-      .finally(() => void exit(1, message));
-    setTimeout(() => void exit(1, message), 300).unref();
+      .finally(() => void exit(code, message));
+    setTimeout(() => void exit(code, message), 300).unref();
   };
   process.on('uncaughtException', die);
   process.on('unhandledRejection', die);

@@ -8,6 +8,7 @@ import { dispatch, type Ref, spawn } from 'nact';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../../log/index.js';
 import {
+  EXIT_REFUSED,
   type Fault,
   type Role,
   SPAWN_NONCE_ENV,
@@ -306,8 +307,11 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           const lastError = state.stderrTail.at(-1) ?? state.lastError ?? how;
           const restartTimes = [...restartsInWindow(state.restartTimes, now, policy), now];
           const restarts = state.restarts + 1;
-          if (intensityExceeded(restartTimes, now, policy)) {
-            const message = `${spec.role} worker ${spec.id} ${how} and restarted more than ${policy.maxRestarts} times in ${policy.windowMs / 1000}s; last error: ${lastError}`;
+          const refused = msg.code === EXIT_REFUSED;
+          if (refused || intensityExceeded(restartTimes, now, policy)) {
+            const message = refused
+              ? `${spec.role} worker ${spec.id} refused to start: ${lastError}`
+              : `${spec.role} worker ${spec.id} ${how} and restarted more than ${policy.maxRestarts} times in ${policy.windowMs / 1000}s; last error: ${lastError}`;
             env.log.error(message);
             env.onGaveUp(spec, message);
             return {
