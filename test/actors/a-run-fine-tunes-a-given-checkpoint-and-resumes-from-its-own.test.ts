@@ -98,6 +98,9 @@ test('a given checkpoint whose weights do not fit the policy stops the run at on
   const out = run.foregroundOutput;
   assert.notEqual(code, 0, out.slice(-3000));
   assert.ok(out.includes(`refused to start: `), out.slice(-3000));
-  assert.ok(out.includes(`model.checkpoint ${folder} cannot be loaded: weights do not fit`), out.slice(-3000));
+  assert.ok(
+    out.includes(`model.checkpoint ${folder} cannot be loaded: weights do not fit`),
+    out.slice(-3000),
+  );
   assert.doesNotMatch(out, /restart 1 in/, 'a refusal is not restarted');
 });

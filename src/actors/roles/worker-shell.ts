@@ -26,7 +26,6 @@ import {
   type SpeakerKey,
   socketLimits,
 } from '../../protocol/index.js';
-import { StartRefusedError } from './start-refused.js';
 import { curveFor, type KeyGate, SpeakerCheck, type SpeakerClaim, startKeyGate } from '../../run/index.js';
 import {
   type Join,
@@ -37,6 +36,7 @@ import {
   rehostEndpoints,
   speakerSignature,
 } from './remote-join.js';
+import { StartRefusedError } from './start-refused.js';
 
 export interface WorkerArgs {
   role: Role;
