@@ -70,7 +70,14 @@ test('a preset lays its keys over the config file, and --set still wins', () => 
   assert.equal(config.run_name, 'quick', 'from the preset');
   assert.equal(config.rollout_size, 7, '--set over the preset');
   assert.equal(config.workers.replay, 1, 'sections merge key by key');
-  for (const name of presetNames()) assert.doesNotThrow(() => loadConfig(null, [], [name]), name);
+  // a MiniWoB++ preset takes the user's folder (--miniwob-dir), as every MiniWoB++ run does
+  const folder = `env.miniwob.dir=${path.join(projectRoot, '..', 'shared', 'data', 'miniwob', 'html')}`;
+  for (const name of presetNames())
+    assert.doesNotThrow(() => loadConfig(null, name === 'miniwob' ? [folder] : [], [name]), name);
+  assert.throws(
+    () => loadConfig(null, [], ['miniwob']),
+    /env\.miniwob\.dir': got nothing.*set env\.miniwob\.dir/,
+  );
 });
 
 test('an unknown preset names the file it looked for and the presets there are', () => {

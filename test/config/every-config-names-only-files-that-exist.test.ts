@@ -12,6 +12,7 @@ import { resolveConfig } from '../../src/config/index.js';
 import { projectRoot } from '../../src/util/index.js';
 
 const configsDir = path.join(projectRoot, 'configs');
+const REAL_MINIWOB = path.join(projectRoot, '..', 'shared', 'data', 'miniwob', 'html');
 const userCopied = path.join(projectRoot, 'tasks', 'tti');
 const userCopiedReadme = readFileSync(path.join(userCopied, 'README.md'), 'utf8');
 
@@ -32,10 +33,21 @@ function scriptArg(arg: string): string | null {
   return /\.(py|sh|js|mjs|ts)$/.test(filled) ? path.resolve(projectRoot, filled) : null;
 }
 
+/**
+ * A preset for MiniWoB++ leaves its folder to the user (`--miniwob-dir`): given the one beside the
+ * clone here, as a user gives theirs.
+ */
+function withUserMiniwob(tree: Record<string, unknown> | null): Record<string, unknown> | null {
+  const env = (tree?.env ?? {}) as { suite?: string; miniwob?: Record<string, unknown> };
+  if (env.suite !== 'miniwob' || env.miniwob?.dir !== undefined || env.miniwob?.url !== undefined)
+    return tree;
+  return { ...tree, env: { ...env, miniwob: { ...env.miniwob, dir: REAL_MINIWOB } } };
+}
+
 /** The files a config names, by key. */
 function namedFiles(file: string): { key: string; file: string }[] {
   const tree = parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null;
-  const c = resolveConfig(tree, file);
+  const c = resolveConfig(withUserMiniwob(tree), file);
   const out: { key: string; file: string }[] = [];
   const add = (key: string, value: string | null) => {
     if (value !== null) out.push({ key, file: path.resolve(projectRoot, value) });
