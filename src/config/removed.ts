@@ -13,9 +13,10 @@ interface RemovedKey {
   at: string;
 }
 
-/** e2cc483: the commit before issue 52's core config; cf5ca6d: before its second removal. */
+/** e2cc483: the commit before issue 52's core config; cf5ca6d and 1e40b9a: before its later removals. */
 const FIRST = 'e2cc483';
 const SECOND = 'cf5ca6d';
+const THIRD = '1e40b9a';
 
 export const REMOVED_KEYS: Readonly<Record<string, RemovedKey>> = {
   temperature_spread: {
@@ -57,6 +58,21 @@ export const REMOVED_KEYS: Readonly<Record<string, RemovedKey>> = {
     inert: false,
     why: 'stop probes of program_html tasks in a second tab found no site-changing task and made iterations 2–5× slower (experiments/action-tasks)',
     at: SECOND,
+  },
+  'learner.awr_weighting': {
+    inert: 'filter',
+    why: "AWR's exp weights (Peng et al.) imitate the failures the critic expects, worse than DigiRL's filter (experiments/awr)",
+    at: THIRD,
+  },
+  'learner.awr_temperature': {
+    inert: 0.3,
+    why: "β of AWR's exp weights, which went with them (experiments/awr)",
+    at: THIRD,
+  },
+  'learner.awr_max_weight': {
+    inert: 20,
+    why: "the cap of AWR's exp weights, which went with them (experiments/awr)",
+    at: THIRD,
   },
   eval_search_pick: {
     inert: 'likelihood',

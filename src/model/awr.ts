@@ -9,17 +9,16 @@
 //               the episode's reward, discounted by the steps left, plus the critic's one-step
 //               change (V(s_T) = 0, r_t = R on the last step, else 0); V is the critic before this
 //               iteration's updates
-//   weight      'filter' (DigiRL's, the default): 1 where A_t > threshold, else 0
-//               'exp' (Peng et al.'s AWR): min(exp(A_t/β), w_max)
+//   weight      DigiRL's filter: 1 where A_t > threshold, else 0
 //   losses      the policy: filtered BC's cross-entropy (filtered-bc.ts imitationLoss) with these
 //               weights, on the steps of weight > 0 and the demonstrations mixed in; then the
 //               critic: the squared error of V against R on every step (criticLoss), which moves
 //               the critic head (value/*) alone
 //
-// Why the filter: with exp weights a step the critic already expects to fail has A ≈ 0 and weight
-// ≈ 1, so the policy imitates its own failures wherever it never succeeds (most tasks, early on);
-// test/model/awr-weighs-steps-by-advantage-and-its-critic-learns-returns shows it. The filter keeps
-// successes' steps (the first term) and those steps of failures that raised the critic's estimate.
+// Why the filter, not Peng et al.'s exp(A_t/β) weights (removed, issue 52): with those a step the
+// critic already expects to fail has A ≈ 0 and weight ≈ 1, so the policy imitates its own failures
+// wherever it never succeeds (most tasks, early on). The filter keeps successes' steps (the first
+// term) and those steps of failures that raised the critic's estimate.
 //
 // Edits typed over later (overwritten.ts) get weight 0 as they do under filtered BC, so the two
 // learners imitate the same steps of a success; the critic still learns from them.
@@ -32,13 +31,8 @@ import type { TrainingStep, TrajectoryForTraining } from './types.js';
 export interface AwrOptions {
   /** λ: how much of the advantage is the episode's own reward rather than the critic's change. */
   lambda: number;
-  weighting: 'filter' | 'exp';
-  /** filter: the advantage a step must exceed to be trained on. */
+  /** the advantage a step must exceed to be trained on */
   threshold: number;
-  /** exp: β; lower trusts the advantage more. */
-  temperature: number;
-  /** exp: cap on one step's weight, so a single surprising success does not swamp a batch. */
-  maxWeight: number;
   /** Edits a later edit of the same field replaced are not imitated (`learner.skip_overwritten_edits`). */
   skipOverwrittenEdits?: boolean;
 }
@@ -64,8 +58,7 @@ export function episodeReturn(trajectory: TrajectoryForTraining): number {
 
 /** Weight of one step with advantage `advantage`. */
 export function advantageWeight(advantage: number, options: AwrOptions): number {
-  if (options.weighting === 'filter') return advantage > options.threshold ? 1 : 0;
-  return Math.min(Math.exp(advantage / options.temperature), options.maxWeight);
+  return advantage > options.threshold ? 1 : 0;
 }
 
 /**
@@ -135,10 +128,7 @@ export async function awrSteps(
 /** The keys of section awr (and filtered BC's edit rule, which AWR follows too). */
 export interface AwrKeys {
   awr_lambda: number;
-  awr_weighting: 'filter' | 'exp';
   awr_threshold: number;
-  awr_temperature: number;
-  awr_max_weight: number;
   skip_overwritten_edits: boolean;
 }
 
@@ -147,10 +137,7 @@ export const awrObjective: LearnerObjective<AwrKeys> = {
   async passes(input: ObjectiveInput, keys: AwrKeys): Promise<ObjectivePasses> {
     const weighted = await awrSteps(input.trajectories, input.values, {
       lambda: keys.awr_lambda,
-      weighting: keys.awr_weighting,
       threshold: keys.awr_threshold,
-      temperature: keys.awr_temperature,
-      maxWeight: keys.awr_max_weight,
       skipOverwrittenEdits: keys.skip_overwritten_edits,
     });
     const a = weighted.stats;

@@ -27,6 +27,7 @@ function oldRunConfig(changes: Record<string, unknown> = {}): string {
     search_progress_temperature: 0.1,
     state_probes: false,
   });
+  Object.assign(tree.learner!, { awr_weighting: 'filter', awr_temperature: 0.3, awr_max_weight: 20 });
   for (const [key, value] of Object.entries(changes)) {
     const parts = key.split('.');
     const parent = parts
@@ -46,6 +47,9 @@ test('an old run config whose removed keys changed nothing loads as the same con
     'collect.search_progress_temperature',
     'collect.state_probes',
     'eval_search_pick',
+    'learner.awr_max_weight',
+    'learner.awr_temperature',
+    'learner.awr_weighting',
     'model.top_p',
     'model.word_dropout',
     'task_sampling',

@@ -150,14 +150,14 @@ test('test-time search keys default to greedy eval and name a bad value', () => 
 test('the learner algorithm defaults to filtered BC, awr keys name a bad value, and awr needs the tfjs learner', () => {
   const file = write('learner.yaml', '');
   assert.equal(loadConfig(file).learner.algorithm, 'filtered_bc');
-  const awr = loadConfig(file, ['learner.algorithm=awr', 'learner.awr_weighting=exp']);
+  const awr = loadConfig(file, ['learner.algorithm=awr', 'learner.awr_threshold=0.1']);
   assert.equal(awr.learner.algorithm, 'awr');
-  assert.equal(awr.learner.awr_weighting, 'exp');
+  assert.equal(awr.learner.awr_threshold, 0.1);
   assert.throws(() => loadConfig(file, ['learner.algorithm=ppo']), /key 'learner.algorithm': got "ppo"/);
   assert.throws(() => loadConfig(file, ['learner.awr_lambda=1.5']), /key 'learner.awr_lambda': got 1.5/);
   assert.throws(
-    () => loadConfig(file, ['learner.awr_temperature=0']),
-    /key 'learner.awr_temperature': got 0/,
+    () => loadConfig(file, ['learner.awr_weighting=exp']),
+    /key 'learner.awr_weighting': got "exp"; removed from tti/,
   );
   assert.throws(
     () => loadConfig(file, ['learner.algorithm=awr', 'learner.kind=external']),

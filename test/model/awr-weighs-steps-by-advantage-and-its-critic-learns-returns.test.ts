@@ -12,7 +12,7 @@ import {
 } from '../../src/model/index.js';
 import { PRODUCTS, shopPage } from './fixtures.js';
 
-const OPTIONS = { lambda: 0.5, weighting: 'exp' as const, threshold: 0.05, temperature: 0.5, maxWeight: 20 };
+const OPTIONS = { lambda: 0.5, threshold: 0.05 };
 
 /** A one-step episode on the shop page answering `answer` to "the price of `name`". */
 function episode(name: string, answer: string, reward: number, rawReward?: number): TrajectoryForTraining {
@@ -54,15 +54,16 @@ test("the advantage mixes the episode's reward by the steps left with the critic
   );
   // A = λ^(left)·R + (1−λ)(V(next) − V): 0.5·1 + 0.5·(0.2 − 0.2); 1 + 0.5·(1 − 0.2); −1 + 0.5·(−1 − 0.2)
   const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-6, `${a} vs ${b}`);
-  close(steps[0]!.weight!, Math.exp(0.5 / 0.5));
-  close(steps[1]!.weight!, Math.exp(1.4 / 0.5));
-  close(steps[2]!.weight!, Math.exp(-1.6 / 0.5));
+  close(stats.meanAdvantage, (0.5 + 1.4 - 1.6) / 3);
+  // DigiRL's filter: the two steps above the threshold weigh 1, the failure's 0
+  assert.deepEqual(
+    steps.map((s) => s.weight),
+    [1, 1, 0],
+  );
   assert.equal(stats.failureSteps, 1, JSON.stringify(stats));
-  assert.ok(stats.failureWeightShare > 0 && stats.failureWeightShare < 0.05);
-  // the cap, and DigiRL's hard filter
-  assert.equal(advantageWeight(5, OPTIONS), 20);
-  assert.equal(advantageWeight(0.06, { ...OPTIONS, weighting: 'filter' }), 1);
-  assert.equal(advantageWeight(0.04, { ...OPTIONS, weighting: 'filter' }), 0);
+  assert.equal(stats.failureWeightShare, 0);
+  assert.equal(advantageWeight(0.06, OPTIONS), 1);
+  assert.equal(advantageWeight(0.04, OPTIONS), 0);
 });
 
 test('an edit typed over later weighs nothing for the policy, as under filtered BC, and the critic still learns from it', async () => {
@@ -76,7 +77,7 @@ test('an edit typed over later weighs nothing for the policy, as under filtered 
     ],
   };
   const critic = (steps: readonly unknown[]) => new Float32Array(steps.length).fill(0);
-  const filter = { ...OPTIONS, weighting: 'filter' as const };
+  const filter = OPTIONS;
   const skipped = await awrSteps([typedOver], critic, { ...filter, skipOverwrittenEdits: true });
   assert.deepEqual(
     skipped.steps.map((s) => s.weight),
@@ -98,7 +99,7 @@ test('an edit typed over later weighs nothing for the policy, as under filtered 
  * Tasks on the first two products succeed; on the others the episode answers another row's price
  * and the page scores −1. Plain BC on every episode would learn to answer the wrong row.
  */
-async function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
+async function trainOnMixedEpisodes() {
   const data: TrajectoryForTraining[] = [];
   for (let k = 0; k < 4; k++) {
     const [name, price] = PRODUCTS[k]!;
@@ -106,7 +107,7 @@ async function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
     if (k < 2) data.push(episode(name, price, 1, 1));
     else for (let r = 0; r < 3; r++) data.push(episode(name, wrong, 0, -1));
   }
-  const options = { ...OPTIONS, weighting };
+  const options = OPTIONS;
   const policy = TfjsPolicy.create({ seed: 3, hidden: 32 });
   const trainer = new BcTrainer(policy, { learningRate: 0.01, clipNorm: 1 });
   for (let round = 0; round < 8; round++) {
@@ -151,19 +152,10 @@ async function trainOnMixedEpisodes(weighting: 'filter' | 'exp') {
 
 test('with the filter, the critic tells a task the policy solves from one it fails, and failures do not teach their answer', async () => {
   await loadBackend('auto');
-  const r = await trainOnMixedEpisodes('filter');
+  const r = await trainOnMixedEpisodes();
   assert.ok(
     Math.min(...r.solved) > Math.max(...r.failed) + 0.05,
     `critic: solved ${r.solved.map((v) => v.toFixed(2))}, failed ${r.failed.map((v) => v.toFixed(2))}`,
   );
   assert.ok(r.wrong < 0.05, `p(wrong, shown by failures) ${r.wrong}`);
-});
-
-test('why the filter is the default: with exp weights, failures the critic expects weigh ≈ 1 and their answer is learned', async () => {
-  await loadBackend('auto');
-  const r = await trainOnMixedEpisodes('exp');
-  assert.ok(
-    r.wrong > 0.5 && r.wrong > r.right,
-    `p(right) ${r.right} vs p(wrong, shown by failures) ${r.wrong}`,
-  );
 });

@@ -43,10 +43,7 @@ const KEYS: LearnerKeys = {
   cut_detours: true,
   skip_overwritten_edits: true,
   awr_lambda: 0.9,
-  awr_weighting: 'filter',
   awr_threshold: 0.05,
-  awr_temperature: 0.3,
-  awr_max_weight: 20,
 };
 
 function input(trajectories: TrajectoryForTraining[], demos: TrainingStep[]) {

@@ -12,19 +12,13 @@ interface View {
 export const awr = defineSection({
   name: 'awr',
   owner: 'src/model',
-  about: "AWR (learner.algorithm awr): DigiRL's advantage filter or exp weights, and the critic's λ",
+  about: "AWR (learner.algorithm awr): DigiRL's advantage filter and the critic's λ",
   keys: {
     learner: {
-      /** filter (DigiRL's: train on the steps whose advantage exceeds awr_threshold) or exp (exp(A/β), capped) */
-      awr_weighting: z.enum(['filter', 'exp']).default('filter'),
       /** λ of DigiRL's advantage, λ^(steps left)·R + (1−λ)·(the critic's one-step change) */
       awr_lambda: z.number().min(0).max(1).default(0.9),
-      /** filter: the advantage a step must exceed */
+      /** DigiRL's filter: the policy trains on the steps whose advantage exceeds this */
       awr_threshold: z.number().default(0.05),
-      /** exp: β in exp(A/β) */
-      awr_temperature: z.number().positive().default(0.3),
-      /** exp: cap on one step's weight */
-      awr_max_weight: z.number().positive().default(20),
     },
   },
   rules: [
