@@ -3,6 +3,6 @@
 // reads an act request as the env worker featurized it, without loading the browser.
 export { Acting, type ActingWorker, type DecideOptions, type EpisodeContext } from './acting.js';
 export { policyInputOf } from './policy-input.js';
-export { type RolloutSearch, SEARCH_METRICS, searchRollouts } from './rollouts.js';
+export { type RolloutSearch, SEARCH_EXTRAS, SEARCH_METRICS, searchRollouts } from './rollouts.js';
 export { EpisodeRunner, type EpisodeWorker } from './runner.js';
 export type { Episode, Outcome, Preempt, Strategy } from './strategy.js';

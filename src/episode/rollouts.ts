@@ -22,6 +22,18 @@ export const SEARCH_METRICS = {
   searchSuccessesAfterDeadEnds: 'successes after dead ends',
 } as const;
 
+/** What a search adds to its episode's result, in words (an iteration's row sums and maxes them). */
+export const SEARCH_EXTRAS = {
+  rollouts: 'rollouts',
+  cells: 'pages found',
+  envSteps: 'env steps, replayed ones included',
+  diverged: 'ways back that diverged',
+  deepest: 'the longest way to a page, in steps',
+  bestValue: "the critic's highest estimate on a page reached",
+  finished: 'rollouts that ended within the budget',
+  successAfterDeadEnds: 'a success found after a failed rollout (1) or not (0)',
+} as const;
+
 export interface RolloutSearch {
   budget: number;
   pick: NonNullable<BranchSearchOptions['pick']>;
@@ -74,10 +86,9 @@ export async function searchRollouts(episode: Episode, o: RolloutSearch): Promis
     episode.count('searchSuccesses');
     if (searched.stats.rollouts > 1) episode.count('searchSuccessesAfterDeadEnds');
   }
-  return {
-    record: searched.record,
-    taken: searched.taken,
-    envSteps: searched.stats.envSteps,
-    search: searched.stats,
+  const extras: Record<keyof typeof SEARCH_EXTRAS, number | null> = {
+    ...searched.stats,
+    successAfterDeadEnds: searched.success && searched.stats.rollouts > 1 ? 1 : 0,
   };
+  return { record: searched.record, taken: searched.taken, envSteps: searched.stats.envSteps, extras };
 }

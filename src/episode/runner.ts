@@ -178,10 +178,15 @@ export class EpisodeRunner {
     this.count('episodes');
     if (reward > 0) this.count('successes');
     if (record !== null && record.verdict.status !== 'scored') this.count('unscored');
-    const endReason = record?.endReason ?? (outcome.search ? 'search_budget' : 'unrecorded');
-    const searched = outcome.search
-      ? `; searched ${outcome.search.rollouts} rollouts, ${outcome.search.cells} pages, ${outcome.envSteps} env steps`
-      : '';
+    const extras = runner?.extras && outcome.extras ? declared(runner.extras, outcome.extras) : null;
+    // a strategy that runs the episode is a search: with no rollout reported, its budget ran out
+    const endReason = record?.endReason ?? (runner ? 'search_budget' : 'unrecorded');
+    const searched =
+      runner && extras
+        ? `; ${runner.name}: ${Object.entries(extras)
+            .map(([k, v]) => `${runner.extras![k]} ${v ?? 'n/a'}`)
+            .join(', ')}`
+        : '';
     const durationMs = Math.round(performance.now() - started);
     worker.log.info(
       `episode ${assignment.episodeId} (task ${task.id}, ${assignment.split}): ${endReason} after ` +
@@ -211,7 +216,9 @@ export class EpisodeRunner {
       durationMs,
       timing: timingOf(durationMs, taskWaitMs, own, envBefore, env.spent),
       ...(worker.chatPolicy ? { usage } : {}),
-      ...(outcome.search ? { search: outcome.search } : {}),
+      ...(runner && extras
+        ? { extras: Object.entries(extras).map(([name, value]) => ({ strategy: runner.name, name, value })) }
+        : {}),
     };
   }
 
@@ -262,6 +269,14 @@ export class EpisodeRunner {
 }
 
 /** The episode's timing: the env's parts over the episode, the host's reset, the policy's wait, the rest. */
+/** The numbers a strategy declared, and only those: what it did not declare does not travel. */
+function declared(
+  words: Readonly<Record<string, string>>,
+  extras: Record<string, number | null>,
+): Record<string, number | null> {
+  return Object.fromEntries(Object.entries(extras).filter(([k]) => k in words));
+}
+
 function timingOf(
   durationMs: number,
   taskWaitMs: number,

@@ -1,13 +1,13 @@
 // What a collection or evaluation strategy plugs into the episode runner with (src/strategies):
 // a decision before the policy's (stop probes), or a run of its own in place of the plain loop (a
-// search). A strategy says which
-// counters it keeps, in words, and what it adds to the episode's result (`search`).
+// search). A strategy says which counters it keeps and which numbers it adds to the episode's
+// result (`extras`, sent under its name), each in words.
 
 import type { Config } from '../config/index.js';
 import type { Action, BrowserEnv, EpisodeRecord, Observation, StepResult } from '../envs/index.js';
 import type { PolicyFeatures, PolicyInput } from '../model/without-tfjs.js';
 import type { ActionOffers, TaskAssignmentMessage } from '../protocol/index.js';
-import type { Decision, SearchStats, Taken } from '../search/index.js';
+import type { Decision, Taken } from '../search/index.js';
 import type { DecideOptions } from './acting.js';
 
 /** What an episode came to: what its trajectory and its result are made from. */
@@ -18,8 +18,8 @@ export interface Outcome {
   taken: Taken[];
   /** what the episode cost in env steps: a search's replayed and acted steps all count */
   envSteps: number;
-  /** a search's work: the result's `search` extra */
-  search?: SearchStats;
+  /** the running strategy's numbers about the episode, by the names it declares in `extras` */
+  extras?: Record<string, number | null>;
 }
 
 /** One episode as a strategy sees it. */
@@ -56,6 +56,8 @@ export interface Strategy {
   readonly name: string;
   /** the worker counters it keeps, each in the words a user reads it in */
   readonly metrics: Readonly<Record<string, string>>;
+  /** the numbers it adds to an episode's result (Outcome.extras), each in words */
+  readonly extras?: Readonly<Record<string, string>>;
   /** whether it takes part in an episode */
   takesPart(assignment: TaskAssignmentMessage): boolean;
   /** A decision before the policy's on `page` (null: the strategy has nothing to say here). */

@@ -40,8 +40,8 @@ export interface EpisodeOutcome {
   policyVersions: readonly number[];
   /** a chat policy's tokens over the episode */
   usage?: { promptTokens: number; completionTokens: number } | undefined;
-  /** a search's work (collect.search); `steps` then counts all its env steps */
-  search?: { rollouts: number } | undefined;
+  /** what the strategies that ran it added, by strategy name (a search's rollouts, …); `steps` then counts all its env steps */
+  extras?: readonly { strategy: string; name: string; value: number | null }[] | undefined;
   /** the env worker that ran it, how long it ran, and where that time went (ms) */
   workerId?: string | undefined;
   durationMs?: number | undefined;

@@ -11,6 +11,6 @@ export * from './learner.js';
 export * from './loop-state.js';
 export * from './metrics-row.js';
 export * from './policy-lag.js';
-export * from './search-summary.js';
+export * from './strategy-summary.js';
 export * from './streaming-collector.js';
 export * from './tti-loop.js';

@@ -10,7 +10,7 @@ import { summarizeEpisodes, type TaskLabels, templateIn } from './eval-summary.j
 import type { Learner, LearnerReport } from './learner.js';
 import type { LoopState } from './loop-state.js';
 import { episodeTime, type MetricsRow, tokenTotals } from './metrics-row.js';
-import { summarizeSearches } from './search-summary.js';
+import { summarizeStrategies } from './strategy-summary.js';
 
 export const STOPPED = Symbol('stopped');
 export type Stopped = typeof STOPPED;
@@ -148,7 +148,7 @@ export interface RowParts {
 
 export function metricsRow(config: Config, state: LoopState, p: RowParts): MetricsRow {
   const { collected, trained } = p;
-  const searches = summarizeSearches(collected.outcomes);
+  const strategies = summarizeStrategies(collected.outcomes);
   const episodes = collected.outcomes.length;
   const row: MetricsRow = {
     iteration: p.iteration,
@@ -162,7 +162,7 @@ export function metricsRow(config: Config, state: LoopState, p: RowParts): Metri
       success: episodes > 0 ? collected.successes / episodes : 0,
       meanSteps: episodes > 0 ? collected.envSteps / episodes : 0,
       kept: collected.kept,
-      ...(searches === null ? {} : { search: searches }),
+      ...(strategies === null ? {} : { strategies }),
     },
     eval: p.evalRow,
     replay: { seen: state.totals.seen, kept: state.totals.kept },

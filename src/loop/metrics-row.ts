@@ -2,7 +2,7 @@
 import type { EpisodeOutcome } from './episode.js';
 import type { EvalSummary } from './eval-summary.js';
 import type { LagSummary } from './policy-lag.js';
-import type { CollectSearchSummary } from './search-summary.js';
+import type { StrategySummary } from './strategy-summary.js';
 
 export interface MetricsRow {
   iteration: number;
@@ -17,8 +17,8 @@ export interface MetricsRow {
     success: number;
     meanSteps: number;
     kept: number;
-    /** collect.search: what the iteration's searches did (absent when none searched) */
-    search?: CollectSearchSummary;
+    /** what the strategies that ran its episodes added, by name (absent when none did): a search's rollouts, … */
+    strategies?: Record<string, StrategySummary>;
   };
   eval: (EvalSummary & { horizon: number; minTry: number }) | null;
   replay: { seen: number; kept: number };

@@ -6,6 +6,17 @@ import { Count, Speaker, TokenUsage, WorkerId } from './fields.js';
 
 // --- tasks: env DEALER → supervisor ROUTER ------------------------------------------------------
 
+const ExtraName = z.string().min(1).max(40);
+/**
+ * What the strategies that ran an episode add to its result (src/episode/strategy.ts `extras`): one
+ * number per entry, under the strategy's name and the name it declares for it. The protocol knows
+ * none of them. A list, not a record, so the fast check (validate.ts) covers it.
+ */
+export const StrategyExtras = z
+  .array(z.object({ strategy: ExtraName, name: ExtraName, value: z.number().nullable() }))
+  .max(256);
+export type StrategyExtras = z.infer<typeof StrategyExtras>;
+
 export const TaskRequest = z.object({
   type: z.literal('task_request'),
   workerId: WorkerId,
@@ -67,20 +78,8 @@ export const EpisodeResult = z.object({
   timing: EpisodeTiming.optional(),
   /** a chat policy's tokens over the episode */
   usage: TokenUsage.optional(),
-  /** a search's work (collect.search or eval_search: branch); `steps` then counts all its env steps */
-  search: z
-    .object({
-      rollouts: Count,
-      cells: Count,
-      envSteps: Count,
-      diverged: Count,
-      deepest: Count,
-      /** the critic's highest estimate on a page the search reached (null: no critic) */
-      bestValue: z.number().nullable().optional(),
-      /** rollouts that ended within the budget (what a test-time search chose among) */
-      finished: Count.optional(),
-    })
-    .optional(),
+  /** what the strategies that ran the episode add (a search's rollouts and pages…); `steps` counts all its env steps */
+  extras: StrategyExtras.optional(),
 });
 export type EpisodeResultMessage = z.infer<typeof EpisodeResult>;
 export const ResultAck = z.object({ type: z.literal('result_ack'), requestId: Count, episodeId: z.string() });

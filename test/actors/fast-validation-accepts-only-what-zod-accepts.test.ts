@@ -130,6 +130,10 @@ const SAMPLES: [keyof typeof Inbound, Json][] = [
       kept: false,
       policyVersions: [1, 1, 2],
       durationMs: 1234.5,
+      extras: [
+        { strategy: 'search', name: 'rollouts', value: 3 },
+        { strategy: 'search', name: 'bestValue', value: null },
+      ],
     },
   ],
   [
