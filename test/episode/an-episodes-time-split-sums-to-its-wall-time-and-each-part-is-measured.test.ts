@@ -95,8 +95,12 @@ test("an episode's time split sums to its wall time, and every part is measured"
     `the policy's ${3 * POLICY_MS} ms are there: ${timing.policyMs}`,
   );
   const within = Object.values(named).reduce((a, b) => a + b, 0) + otherMs;
-  const tolerance = 5 + 0.02 * wallMs;
-  assert.ok(Math.abs(within - wallMs) <= tolerance, `parts ${within} ms against the wall's ${wallMs} ms`);
+  // The wall here is measured around the call, so it holds the parts and the scheduling around
+  // them (tens of ms on a loaded machine): the parts are never more, and little less.
+  assert.ok(
+    within <= wallMs + 1 && wallMs - within <= 10 + 0.05 * wallMs,
+    `parts ${within} ms against the wall's ${wallMs} ms`,
+  );
   assert.ok(Math.abs(within - result.durationMs) <= 1, 'the parts sum to the reported duration');
   assert.ok(otherMs <= 0.15 * wallMs, `the named parts leave little to other: ${otherMs} of ${wallMs} ms`);
 
