@@ -82,11 +82,16 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
   const horizon = options.horizon ?? 10;
   const names = options.tasks ?? MINIWOB_BENCH_TASKS;
   const dir = path.join(projectRoot, '..', 'shared', 'data', 'miniwob', 'html');
-  const config = loadConfig(path.join(projectRoot, 'configs', 'miniwob-standins.yaml'), [
-    `env.miniwob.dir=${dir}`,
-    `env.miniwob.tasks=[${names.join(',')}]`,
-    `env.miniwob.eval_episodes=${seeds}`,
-  ]);
+  // as a user's MiniWoB++ run sets up its env worker (--preset miniwob: a kept context, key typing)
+  const config = loadConfig(
+    null,
+    [
+      `env.miniwob.dir=${dir}`,
+      `env.miniwob.tasks=[${names.join(',')}]`,
+      `env.miniwob.eval_episodes=${seeds}`,
+    ],
+    ['miniwob'],
+  );
   const log = { info: () => undefined, warn: () => undefined };
   const refs = (await miniwobSuite.tasks({ config, log } as never, () => true)).test;
   const host = await miniwobSuite.start(
@@ -123,11 +128,7 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     viewport: b.viewport ?? MINIWOB_VIEWPORT,
     offers: b.offers ?? { stop: true },
     actTimeoutMs: 10_000,
-    // options.reuse: the env's kept context (env.reuse_context) for the suite's pages, confined to its origin
-    task: () => {
-      const t = host.task(current);
-      return options.reuse ? { ...t, task: { ...t.task, confined: true } } : t;
-    },
+    task: () => host.task(current),
     beforeReset: async () => host.beforeEpisode?.(),
     afterReset: () => undefined,
     store: async () => true,

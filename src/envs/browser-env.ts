@@ -423,7 +423,7 @@ export class BrowserEnv {
     this.episode = null;
     const answer = earlyAnswer ?? ep.lastAnswer ?? '';
     const verdict = await verdictOf(ep, this.config, { endReason, error, score, answer });
-    this.kept.release(this.browser, ep.session);
+    void this.kept.release(this.browser, ep.session);
     const record: EpisodeRecord = recordOf(ep, this.format, { endReason, error, answer, verdict });
     if (this.config.recordDir) writeEpisodeRecord(this.config.recordDir, record, ep.screenshots);
     return { observation: null, done: true, action, record };
@@ -453,10 +453,11 @@ export class BrowserEnv {
   }
 
   /** Drops the running episode without scoring it (e.g. its worker is shutting down). */
+  /** Ends the running episode unscored; its context is kept for the next (config.reuseContext) or closed. */
   async abandon(): Promise<void> {
     const ep = this.episode;
     this.episode = null;
-    if (ep) await closeQuietly(ep.session.context);
+    if (ep) await this.kept.release(this.browser, ep.session);
   }
 
   async close(): Promise<void> {

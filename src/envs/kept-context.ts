@@ -86,16 +86,16 @@ export class KeptContext {
     }
   }
 
-  /** After an episode: its context is kept for the next one (config.reuseContext) or closed. */
-  release(browser: Browser, session: EpisodeSession): void {
+  /** After an episode: its context is kept for the next one (config.reuseContext) or closed (resolves once closed). */
+  release(browser: Browser, session: EpisodeSession): Promise<void> {
     void session.dispose();
     const page = session.context.pages().find((p) => !p.isClosed());
     if (this.config.reuseContext && !session.crashed && page !== undefined && browser.isConnected()) {
       if (this.kept) void closeQuietly(this.kept.context);
       this.kept = { context: session.context, page };
-      return;
+      return Promise.resolve();
     }
-    void closeQuietly(session.context);
+    return closeQuietly(session.context);
   }
 
   /** Closes the kept context, if any. */

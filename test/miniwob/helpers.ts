@@ -28,7 +28,14 @@ export async function miniwobEnv(
       `no MiniWoB++ pages at ${html}/miniwob (the real ones live in ../shared/data/miniwob/html)`,
     );
   const server = await serveMiniwobDir(html);
-  const env = await BrowserEnv.launch({ actionFormat: 'tti', hooks: miniwobHooks(hooks), ...config });
+  // as a MiniWoB++ run's env worker (--preset miniwob): each episode in the last one's cleaned context
+  const env = await BrowserEnv.launch({
+    actionFormat: 'tti',
+    hooks: miniwobHooks(hooks),
+    reuseContext: true,
+    allowedOrigins: [new URL(server.url).origin],
+    ...config,
+  });
   return { env, server, task: (id) => miniwobTask(server.url, id, `miniwob:${html}`) };
 }
 

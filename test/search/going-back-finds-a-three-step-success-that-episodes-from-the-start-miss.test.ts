@@ -43,6 +43,9 @@ before(async () => {
     viewport: MINIWOB_VIEWPORT,
     observation: { flags: true },
     offerStop: false,
+    // a new context per reset: every rollout's page then has the same element ids, so both arms'
+    // seeded draws among the candidates are the same on every run
+    reuseContext: false,
   }));
 });
 

@@ -38,6 +38,8 @@ export function miniwobTask(htmlBase: string, id: string, taskFile: string): Tas
   const spec = parseMiniwobTaskId(id);
   return {
     kind: 'miniwob',
+    // a task page loads only its html/ folder's origin: it may start in a kept context
+    confined: true,
     id,
     intent: `(MiniWoB++ ${spec.name}, seed ${spec.seed}: the page gives the instruction)`,
     sites: ['miniwob'],
