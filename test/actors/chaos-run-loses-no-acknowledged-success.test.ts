@@ -1,9 +1,10 @@
 // `tti-run chaos` on MiniArena, short: a random worker is SIGKILLed every 3 s and the supervisor
 // once (kill -9, then `train --resume`); the run still completes its iterations, every success
 // replay held durable is still in replay, metrics.jsonl has each iteration once, and no process of
-// the run (workers, Chromium) is left.
+// the run (workers, Chromium) is left. Once with TTI's synchronous loop and once collecting while
+// training, two versions ahead of the learner at most (rollout.max_policy_lag: 2).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { ChaosSummary } from '../../src/chaos/chaos-run.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
@@ -11,17 +12,19 @@ import { RunFixture, runCli, SMALL_RUN } from '../helpers/run-fixture.js';
 const ITERATIONS = 3;
 const EPISODES = 16;
 
-test('a chaos run with worker kills and one supervisor kill completes and loses no acknowledged success', async (t) => {
+const chaosRun = (lag: number) => async (t: TestContext) => {
   const run = RunFixture.create();
   t.after(() => run.cleanup());
   const tasks = writeAnyAnswerTasks(run.runDir);
   // Sized to outlast the chaos window: episodes here take a fraction of a second, and a run that
   // ends before the supervisor kill tests nothing (3 × 16 episodes ≈ 20 s undisturbed, and the
   // kill comes 7 s in). Worker kills come before it and after the resume.
-  const sets = [...SMALL_RUN, ...tinyRun(tasks, ITERATIONS), `rollout_size=${EPISODES}`].flatMap((s) => [
-    '--set',
-    s,
-  ]);
+  const sets = [
+    ...SMALL_RUN,
+    ...tinyRun(tasks, ITERATIONS),
+    `rollout_size=${EPISODES}`,
+    `rollout.max_policy_lag=${lag}`,
+  ].flatMap((s) => ['--set', s]);
   const result = await runCli(
     [
       'chaos',
@@ -62,4 +65,14 @@ test('a chaos run with worker kills and one supervisor kill completes and loses 
   assert.deepEqual(summary.orphans, []);
   // The summary's own scan agrees with the test's.
   assert.deepEqual(await run.waitNoProcesses(30_000), []);
-});
+};
+
+test(
+  'a chaos run with worker kills and one supervisor kill completes and loses no acknowledged success',
+  chaosRun(0),
+);
+
+test(
+  'a chaos run collecting two versions ahead of the learner (max_policy_lag 2) loses no acknowledged success either',
+  chaosRun(2),
+);
