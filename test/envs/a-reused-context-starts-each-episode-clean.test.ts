@@ -96,6 +96,15 @@ test('a reused context starts each episode clean: no cookie, storage, tab or his
     assert.match(heading(obs), /^cookie=none local=none session=none/);
     await env.abandon();
     assert.deepEqual(env.contexts, { created: 1, reused: 2 });
+
+    // An episode ended unscored (abandon: a search's rollout, a failed oracle) leaves its context
+    // too, cleaned the same way: its marks do not reach the next.
+    await env.reset(webarenaTask(`${server.origin}/mark`));
+    await env.abandon();
+    obs = await env.reset(webarenaTask(`${server.origin}/look`));
+    assert.match(heading(obs), /^cookie=none local=none session=none/);
+    await env.abandon();
+    assert.deepEqual(env.contexts, { created: 1, reused: 4 });
   } finally {
     await env.close();
   }
