@@ -86,7 +86,15 @@ export class Acting {
   /** The page's features, encoded once per page: a search, a stop probe and the request read them. */
   private featured: { observation: Observation; steps: number; features: PolicyFeatures } | null = null;
 
+  /** The newest policy version an act reply of this worker has named (what its next step acts under, about). */
+  private newestVersion = 0;
+
   constructor(private readonly worker: ActingWorker) {}
+
+  /** The version a step not chosen by the policy is recorded under: the pinned one, else the newest served. */
+  servedVersion(assignment: TaskAssignmentMessage): number {
+    return assignment.policyVersion ?? this.newestVersion;
+  }
 
   wireOf(observation: Observation): WireObservation {
     let wire = this.wires.get(observation);
@@ -215,6 +223,7 @@ export class Acting {
       worker.count('promptTokens', reply.message.usage.promptTokens);
       worker.count('completionTokens', reply.message.usage.completionTokens);
     }
+    this.newestVersion = Math.max(this.newestVersion, reply.message.policyVersion);
     return {
       reply: reply.message.reply,
       policyVersion: reply.message.policyVersion,

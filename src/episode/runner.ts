@@ -163,6 +163,7 @@ export class EpisodeRunner {
       policyInput: (page, taken) =>
         policyInputOf(acting.requestOf(assignment, context, page, taken, 0).request),
       features: (page, taken) => acting.featuresAt(assignment, context, page, taken),
+      servedVersion: () => acting.servedVersion(assignment),
       count: (key, by) => this.count(key, by),
       warnOnce: (key, message) => this.warnOnce(key, message),
     };

@@ -41,6 +41,12 @@ export interface Episode {
   /** What the trainable policy reads of `page` after `taken`, and its features. */
   policyInput(page: Observation, taken: readonly Taken[]): PolicyInput;
   features(page: Observation, taken: readonly Taken[]): PolicyFeatures;
+  /**
+   * The policy version a step the policy did not choose is recorded under (a stop probe's answer on
+   * the first page): the episode's pinned version, else the newest this worker was served. Not 0:
+   * a bounded policy lag would take such an episode for stale.
+   */
+  servedVersion(): number;
   count(key: string, by?: number): void;
   warnOnce(key: string, message: string): void;
 }

@@ -35,8 +35,9 @@ export function stopProbes(config: Config): Strategy {
       episode.count('stopProbeHits');
       const decision = {
         reply: `Thought: stopping here with this answer was scored a success before it was taken.\nAction: ${found.action}`,
-        // the answer is the search's, acting under the policy that chose the way here
-        policyVersion: taken[taken.length - 1]?.policyVersion ?? 0,
+        // the answer is the search's, acting under the policy that chose the way here (on the first
+        // page, none did: the version served now, so a bounded lag never takes it for stale)
+        policyVersion: taken[taken.length - 1]?.policyVersion ?? episode.servedVersion(),
       };
       return { decision, failed };
     },

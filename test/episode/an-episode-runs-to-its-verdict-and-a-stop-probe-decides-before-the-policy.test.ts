@@ -140,7 +140,7 @@ test('with stop probes the price on the page ends the episode before the policy 
   assert.equal(asked.length, 0, 'the policy was not asked');
   assert.equal(result.reward, 1, `the probed answer succeeds (${result.answer})`);
   assert.equal(result.steps, 1);
-  assert.deepEqual(result.policyVersions, [0], 'the first step acts under no policy version of its own');
+  assert.deepEqual(result.policyVersions, [0], 'a worker served no weights yet records v0');
   assert.match(stored[0]!.steps[0]!.reply, /^Thought: stopping here with this answer was scored a success/);
   assert.equal(counters.stopProbeHits, 1);
   assert.ok((counters.stopProbes ?? 0) > 1, `answers scored: ${counters.stopProbes}`);
@@ -150,4 +150,10 @@ test('with stop probes the price on the page ends the episode before the policy 
   assert.equal(asked.length, 3);
   assert.equal(evalRun.reward, 0);
   assert.equal(counters.stopProbeHits, 1);
+  // Once served v3, a probe's answer on the first page is recorded under v3, not v0: under a
+  // bounded policy lag a v0 step would make this kept success stale and left out of training.
+  const later = await runner.run(assignment('probed-later'), 8);
+  assert.equal(later.reward, 1);
+  assert.deepEqual(later.policyVersions, [3]);
+  assert.equal(stored.at(-1)!.steps[0]!.policyVersion, 3);
 });
