@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Fault, StatusSnapshot } from '../../src/protocol/index.js';
 import { RunDir, readRunToken, readSupervisorInfo, StatusClient, workerPid } from '../../src/run/index.js';
@@ -32,6 +33,21 @@ export function runCli(args: readonly string[], timeoutMs = 60000): Promise<CliR
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * A run for a test that starts it detached (listeningTrainArgs): when the test ends, the sockets it
+ * opened (`closers`) close, the run is stopped and its folder removed.
+ */
+export function detachedRun(t: TestContext): { run: RunFixture; closers: (() => void)[] } {
+  const run = RunFixture.create();
+  const closers: (() => void)[] = [];
+  t.after(async () => {
+    for (const close of closers) close();
+    await runCli(['stop', '--run-dir', run.runDir], 30_000);
+    await run.cleanup();
+  });
+  return { run, closers };
 }
 
 /** `train` detached on MiniArena, its sockets open to remote workers at `address` (`--listen`). */

@@ -22,7 +22,7 @@ import {
 import { type Credential, issueCredential, RunDir, readSupervisorInfo } from '../../src/run/index.js';
 import { freePortBlock } from '../helpers/free-port-block.js';
 import { actRequest, tuningOf } from '../helpers/remote-act.js';
-import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
+import { detachedRun, listeningTrainArgs, runCli } from '../helpers/run-fixture.js';
 
 const joinOf = (c: Credential) => ({ endpoint: 'tcp://127.0.0.1:1', credential: c });
 const trajectory = (workerId: string, key: SpeakerKey | undefined, episodeId: string) => ({
@@ -53,13 +53,7 @@ const trajectory = (workerId: string, key: SpeakerKey | undefined, episodeId: st
 test('a second credential cannot push a trajectory or ask for actions in another worker’s name', {
   timeout: 180_000,
 }, async (t) => {
-  const run = RunFixture.create();
-  const closers: (() => void)[] = [];
-  t.after(async () => {
-    for (const close of closers) close();
-    await runCli(['stop', '--run-dir', run.runDir], 30_000);
-    await run.cleanup();
-  });
+  const { run, closers } = detachedRun(t);
   const env0 = issueCredential(run.runDir, 'env');
   const env1 = issueCredential(run.runDir, 'env');
   const inference = issueCredential(run.runDir, 'inference');

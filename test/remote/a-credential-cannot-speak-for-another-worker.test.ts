@@ -32,7 +32,7 @@ import {
   type SpeakerClaim,
 } from '../../src/run/index.js';
 import { freePortBlock } from '../helpers/free-port-block.js';
-import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
+import { detachedRun, listeningTrainArgs, runCli } from '../helpers/run-fixture.js';
 
 const joinOf = (c: Credential) => ({ endpoint: 'tcp://127.0.0.1:1', credential: c });
 
@@ -128,13 +128,7 @@ test('only a worker’s own key speaks for it; every refusal names the key', () 
 test('a second credential naming another worker over real sockets is dropped and counted', {
   timeout: 120_000,
 }, async (t) => {
-  const run = RunFixture.create();
-  const closers: (() => void)[] = [];
-  t.after(async () => {
-    for (const close of closers) close();
-    await runCli(['stop', '--run-dir', run.runDir], 30_000);
-    await run.cleanup();
-  });
+  const { run, closers } = detachedRun(t);
   const env0 = issueCredential(run.runDir, 'env');
   const env1 = issueCredential(run.runDir, 'env');
   const port = await freePortBlock();

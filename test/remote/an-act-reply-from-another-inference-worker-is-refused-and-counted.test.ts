@@ -21,7 +21,7 @@ import {
 import { issueCredential, RunDir, readSupervisorInfo } from '../../src/run/index.js';
 import { freePortBlock } from '../helpers/free-port-block.js';
 import { actRequest, keyOf, tuningOf } from '../helpers/remote-act.js';
-import { listeningTrainArgs, RunFixture, runCli } from '../helpers/run-fixture.js';
+import { detachedRun, listeningTrainArgs, runCli } from '../helpers/run-fixture.js';
 
 const reply = (episodeId: string, by: string) => ({
   type: 'act_reply',
@@ -34,13 +34,7 @@ const reply = (episodeId: string, by: string) => ({
 test('an act reply from an inference worker the request did not go to is refused and counted; the right one goes through', {
   timeout: 180_000,
 }, async (t) => {
-  const run = RunFixture.create();
-  const closers: (() => void)[] = [];
-  t.after(async () => {
-    for (const close of closers) close();
-    await runCli(['stop', '--run-dir', run.runDir], 30_000);
-    await run.cleanup();
-  });
+  const { run, closers } = detachedRun(t);
   const env = issueCredential(run.runDir, 'env');
   const inference = [issueCredential(run.runDir, 'inference'), issueCredential(run.runDir, 'inference')];
   const port = await freePortBlock();
