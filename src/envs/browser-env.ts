@@ -452,8 +452,7 @@ export class BrowserEnv {
     return stopProbeKind(ep.task);
   }
 
-  /** Drops the running episode without scoring it (e.g. its worker is shutting down). */
-  /** Ends the running episode unscored; its context is kept for the next (config.reuseContext) or closed. */
+  /** Ends the running episode unscored (a search's rollout, a worker shutting down); its context is kept for the next (config.reuseContext) or closed. */
   async abandon(): Promise<void> {
     const ep = this.episode;
     this.episode = null;

@@ -81,14 +81,13 @@ export async function searchRollouts(episode: Episode, o: RolloutSearch): Promis
   episode.count('searchDiverged', searched.stats.diverged);
   // What the search left unfinished goes; the last finished rollout is what it reports.
   await episode.env.abandon();
-  if (searched.success) {
-    // how often a success came after dead ends: what episodes from the start would have missed
-    episode.count('searchSuccesses');
-    if (searched.stats.rollouts > 1) episode.count('searchSuccessesAfterDeadEnds');
-  }
+  // how often a success came after dead ends: what episodes from the start would have missed
+  const afterDeadEnds = searched.success && searched.stats.rollouts > 1;
+  if (searched.success) episode.count('searchSuccesses');
+  if (afterDeadEnds) episode.count('searchSuccessesAfterDeadEnds');
   const extras: Record<keyof typeof SEARCH_EXTRAS, number | null> = {
     ...searched.stats,
-    successAfterDeadEnds: searched.success && searched.stats.rollouts > 1 ? 1 : 0,
+    successAfterDeadEnds: afterDeadEnds ? 1 : 0,
   };
   return { record: searched.record, taken: searched.taken, envSteps: searched.stats.envSteps, extras };
 }

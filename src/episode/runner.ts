@@ -179,14 +179,14 @@ export class EpisodeRunner {
     this.count('episodes');
     if (reward > 0) this.count('successes');
     if (record !== null && record.verdict.status !== 'scored') this.count('unscored');
-    const extras = runner?.extras && outcome.extras ? declared(runner.extras, outcome.extras) : null;
+    // only the numbers the strategy declared travel, under its name
+    const words = runner?.extras ?? {};
+    const extras = Object.entries(outcome.extras ?? {}).filter(([k]) => k in words);
     // a strategy that runs the episode is a search: with no rollout reported, its budget ran out
     const endReason = record?.endReason ?? (runner ? 'search_budget' : 'unrecorded');
     const searched =
-      runner && extras
-        ? `; ${runner.name}: ${Object.entries(extras)
-            .map(([k, v]) => `${runner.extras![k]} ${v ?? 'n/a'}`)
-            .join(', ')}`
+      runner && extras.length > 0
+        ? `; ${runner.name}: ${extras.map(([k, v]) => `${words[k]} ${v ?? 'n/a'}`).join(', ')}`
         : '';
     const durationMs = Math.round(performance.now() - started);
     worker.log.info(
@@ -217,8 +217,8 @@ export class EpisodeRunner {
       durationMs,
       timing: timingOf(durationMs, taskWaitMs, own, envBefore, env.spent),
       ...(worker.chatPolicy ? { usage } : {}),
-      ...(runner && extras
-        ? { extras: Object.entries(extras).map(([name, value]) => ({ strategy: runner.name, name, value })) }
+      ...(runner && extras.length > 0
+        ? { extras: extras.map(([name, value]) => ({ strategy: runner.name, name, value })) }
         : {}),
     };
   }
@@ -270,14 +270,6 @@ export class EpisodeRunner {
 }
 
 /** The episode's timing: the env's parts over the episode, the host's reset, the policy's wait, the rest. */
-/** The numbers a strategy declared, and only those: what it did not declare does not travel. */
-function declared(
-  words: Readonly<Record<string, string>>,
-  extras: Record<string, number | null>,
-): Record<string, number | null> {
-  return Object.fromEntries(Object.entries(extras).filter(([k]) => k in words));
-}
-
 function timingOf(
   durationMs: number,
   taskWaitMs: number,
