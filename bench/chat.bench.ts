@@ -4,7 +4,7 @@
 // max_num_seqs cap). Each answered completion is one env step. We report env steps/s over the
 // collection (first to last completion, the learner's turns between iterations included) and the
 // endpoint's busy share over the same span. `loop` is the collection mode: 'sync' is TTI's loop
-// (collect, stop, train); 'async' sets rollout.max_policy_lag, which this branch does not have yet.
+// (collect, stop, train); 'async' sets rollout.max_policy_lag (collection runs on while the learner trains).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

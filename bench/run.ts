@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmarks and writes bench/results/*.json. Names as arguments run only
 // those (`node dist/bench/run.js inference learner`); the rest keep their last results.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../src/util/paths.js';
@@ -197,28 +197,33 @@ if (selected('supervisor')) {
 }
 if (selected('chat')) {
   const { chatBench, describeChatBench } = await import('./chat.bench.js');
-  // CHAT_LOOP=async (with CHAT_MAX_POLICY_LAG) once rollout.max_policy_lag exists; the result for
-  // each loop mode is kept beside the other's in chat.json.
-  const loop = process.env.CHAT_LOOP === 'async' ? 'async' : 'sync';
-  const r = await chatBench({
-    loop,
-    maxPolicyLag: Number(process.env.CHAT_MAX_POLICY_LAG ?? 1),
-    envWorkers: 16,
-    iterations: 2,
-    rolloutSize: 32,
-    horizon: 6,
-    // A served model's ~1.5 s median completion, scaled down by 4; vLLM-like cap of 8 sequences.
-    endpoint: { medianMs: 400, sigma: 0.5, perSequence: 0.03, maxNumSeqs: 8, seed: 7 },
-    answerChance: 0.35,
-    timeoutMs: 60_000,
-  });
-  process.stdout.write(describeChatBench(r));
-  const file = path.join(resultsDir, 'chat.json');
-  const before = existsSync(file)
-    ? (JSON.parse(readFileSync(file, 'utf8')) as { byLoop?: Record<string, unknown> })
-    : {};
-  const byLoop = { ...(before.byLoop ?? {}), [loop]: { machine, ...r } };
-  writeFileSync(file, `${JSON.stringify({ byLoop }, null, 2)}\n`);
+  // Both loops in one run, one after the other on the same machine, so that their ratio means
+  // something (CHAT_MAX_POLICY_LAG: the asynchronous loop's bound, 1 by default).
+  const byLoop: Record<string, unknown> = {};
+  const steps: Record<string, number> = {};
+  for (const loop of ['sync', 'async'] as const) {
+    const r = await chatBench({
+      loop,
+      maxPolicyLag: Number(process.env.CHAT_MAX_POLICY_LAG ?? 1),
+      envWorkers: 16,
+      iterations: 2,
+      rolloutSize: 32,
+      horizon: 6,
+      // A served model's ~1.5 s median completion, scaled down by 4; vLLM-like cap of 8 sequences.
+      endpoint: { medianMs: 400, sigma: 0.5, perSequence: 0.03, maxNumSeqs: 8, seed: 7 },
+      answerChance: 0.35,
+      timeoutMs: 60_000,
+    });
+    process.stdout.write(describeChatBench(r));
+    byLoop[loop] = r;
+    steps[loop] = r.envStepsPerS;
+  }
+  const asyncOverSync = Math.round(((steps.async ?? 0) / Math.max(0.001, steps.sync ?? 0)) * 100) / 100;
+  process.stdout.write(`chat path: asynchronous / synchronous env steps/s = ${asyncOverSync}\n`);
+  writeFileSync(
+    path.join(resultsDir, 'chat.json'),
+    `${JSON.stringify({ machine, byLoop, asyncOverSync }, null, 2)}\n`,
+  );
 }
 if (selected('miniwob-step')) {
   const { miniwobStepBench } = await import('./miniwob-step.bench.js');

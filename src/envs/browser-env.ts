@@ -9,6 +9,7 @@ import { parseWebArenaReply } from './actions/parse-webarena.js';
 import { type Action, type ActionFormat, describeAction } from './actions/types.js';
 import { launchBrowser, newEpisodeContext } from './browser/launch.js';
 import { probeLogin, signInPageReached, storageStateProblem } from './browser/login.js';
+import { isLocalPage, refusedUrl, requestSchemeAllowed } from './browser/navigation.js';
 import { EpisodeSession } from './browser/session.js';
 import { EpisodeSetupError, LoginFailedError } from './browser/setup-errors.js';
 import { earlyStop } from './early-stop.js';
@@ -118,12 +119,16 @@ export class BrowserEnv {
       this.kept.forget();
       this.browser = await launchBrowser({ executablePath: this.config.executablePath });
     }
+    const blocked: string[] = [];
     for (const u of task.startUrls) {
       const missing = unresolvedPlaceholders(u);
       if (missing.length)
         throw new EpisodeSetupError(`task ${task.id}: no host configured for ${missing.join(', ')}`);
+      // A task file's URLs were checked as it loaded; a task made in code is checked here, since a
+      // confined context does not intercept what the driver asks for (launch.ts).
+      if (!requestSchemeAllowed(u) || isLocalPage(u))
+        throw new EpisodeSetupError(`task ${task.id}: ${refusedUrl(u) ?? `${u} is refused`}`);
     }
-    const blocked: string[] = [];
     this.blockedSink = (url) => blocked.push(url);
     const storageState = task.requireLogin ? task.storageState : null;
     const unusable = storageState === null ? null : storageStateProblem(storageState);

@@ -1,8 +1,9 @@
 // During an episode the browser (real Chromium) refuses what would show the machine's files or the
-// browser's own pages: a file: navigation the driver asks for (a start URL) is aborted and reported,
-// a web page's attempts to reach file: (location, a frame, a fetch) get nothing of the file, a
-// chrome: page is left for a blank one, and the policy's `goto` to file: or javascript: is refused.
-// Confined or not: the origin filter no longer lets origin "null" through.
+// browser's own pages: a file: navigation the driver asks for (a start URL) is aborted and reported
+// on the open web and refused before it is asked when confined (a confined context intercepts
+// nothing), a web page's attempts to reach file: (location, a frame, a fetch, a redirect) get nothing
+// of the file either way, a chrome: page is left for a blank one, and the policy's `goto` to file:
+// or javascript: is refused.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +15,8 @@ import type { Browser, Page } from 'playwright-core';
 import { executeAction, ImpossibleActionError } from '../../src/envs/actions/execute.js';
 import { launchBrowser, newEpisodeContext } from '../../src/envs/browser/launch.js';
 import { EpisodeSession } from '../../src/envs/browser/session.js';
+import { BrowserEnv, EpisodeSetupError } from '../../src/envs/index.js';
+import { webarenaTask } from './support/tasks.js';
 
 const SECRET = 'the-run-token-0123456789';
 let browser: Browser;
@@ -64,44 +67,60 @@ async function settledContent(page: Page): Promise<string> {
   }
 }
 
+test('a file: start URL is aborted and reported (the open web: every request routed)', async () => {
+  const blocked: string[] = [];
+  const context = await newEpisodeContext(browser, { onBlocked: (url) => blocked.push(url) });
+  try {
+    const page = await context.newPage();
+    await assert.rejects(page.goto(`file://${secretFile}`), /ERR_BLOCKED_BY_CLIENT/);
+    assert.ok(!(await settledContent(page)).includes(SECRET));
+    assert.ok(!page.url().startsWith('file:'));
+    assert.deepEqual(blocked, [`file://${secretFile}`]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a file: start URL of an episode confined to its hosts is refused before the browser is asked', async () => {
+  const env = await BrowserEnv.launch({ allowedOrigins: [origin] });
+  try {
+    const task = webarenaTask(`file://${secretFile}`);
+    await assert.rejects(
+      env.reset(task),
+      (e: unknown) => e instanceof EpisodeSetupError && /file: URLs are refused/.test(e.message),
+    );
+    // the env goes on: the next episode starts on its site
+    const ok = webarenaTask(`${origin}/`);
+    assert.match((await env.reset(ok)).tree, /a site/);
+  } finally {
+    await env.close();
+  }
+});
+
 for (const confined of [false, true]) {
-  test(`a file: start URL is aborted and reported (${confined ? 'confined to its hosts' : 'the open web'})`, async () => {
-    const blocked: string[] = [];
+  test(`a web page's own ways to a file: URL get nothing of the file (${confined ? 'confined to its hosts' : 'the open web'})`, async () => {
     const context = await newEpisodeContext(browser, {
       ...(confined ? { allowedOrigins: [origin] } : {}),
-      onBlocked: (url) => blocked.push(url),
+      onBlocked: () => undefined,
     });
     try {
       const page = await context.newPage();
-      await assert.rejects(page.goto(`file://${secretFile}`), /ERR_BLOCKED_BY_CLIENT/);
-      assert.ok(!(await settledContent(page)).includes(SECRET));
-      assert.ok(!page.url().startsWith('file:'));
-      assert.deepEqual(blocked, [`file://${secretFile}`]);
+      for (const route of ['/jump', '/frame', '/fetch', '/redirect']) {
+        await page.goto(`${origin}${route}`).catch(() => undefined);
+        await sleep(300);
+        assert.ok(!page.url().startsWith('file:'), `${route}: ${page.url()}`);
+        for (const frame of page.frames()) {
+          // a refused frame never finishes loading: it shows nothing
+          const text = await Promise.race([frame.content().catch(() => ''), sleep(2000).then(() => '')]);
+          assert.ok(!text.includes(SECRET), `${route} showed the file`);
+        }
+        assert.ok(!(await page.title()).includes(SECRET));
+      }
     } finally {
       await context.close();
     }
   });
 }
-
-test("a web page's own ways to a file: URL get nothing of the file", async () => {
-  const context = await newEpisodeContext(browser, { onBlocked: () => undefined });
-  try {
-    const page = await context.newPage();
-    for (const route of ['/jump', '/frame', '/fetch', '/redirect']) {
-      await page.goto(`${origin}${route}`).catch(() => undefined);
-      await sleep(300);
-      assert.ok(!page.url().startsWith('file:'), `${route}: ${page.url()}`);
-      for (const frame of page.frames()) {
-        // a refused frame never finishes loading: it shows nothing
-        const text = await Promise.race([frame.content().catch(() => ''), sleep(2000).then(() => '')]);
-        assert.ok(!text.includes(SECRET), `${route} showed the file`);
-      }
-      assert.ok(!(await page.title()).includes(SECRET));
-    }
-  } finally {
-    await context.close();
-  }
-});
 
 test('a chrome: page is left for a blank one and reported', async () => {
   const blocked: string[] = [];

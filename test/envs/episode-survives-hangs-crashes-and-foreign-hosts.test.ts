@@ -178,10 +178,15 @@ test('WebArena tasks may not leave the allowed hosts: foreign requests are block
   try {
     const obs = await guarded.reset(webarenaTask(`${server.origin}/ok`));
     assert.match(obs.tree, /Fine/);
+    // the refusal is the page the agent sees, and nothing of the other site
     const r1 = await guarded.step(`\`\`\`goto [${other.origin}/pic]\`\`\``);
-    assert.match(r1.observation!.notes.join(' '), /failed: .*ERR_BLOCKED_BY_CLIENT/);
+    assert.match(r1.observation!.tree, /Blocked: .* is outside the sites of this task/);
     const r2 = await guarded.step('```stop [yes]```');
-    assert.deepEqual(r2.record!.blockedRequests, [`${other.origin}/pic`]);
+    // (Chromium may ask the refused origin for its favicon too: refused and listed the same way)
+    assert.deepEqual(
+      r2.record!.blockedRequests.filter((u) => !u.endsWith('/favicon.ico')),
+      [`${other.origin}/pic`],
+    );
   } finally {
     await guarded.close();
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { findChromium } from './find-chromium.js';
 import { isLocalPage, requestSchemeAllowed } from './navigation.js';
+import { startRefusingProxy } from './refusing-proxy.js';
 
 export const VIEWPORT = { width: 1280, height: 720 } as const;
 
@@ -38,8 +39,8 @@ export interface ContextOptions {
   storageState?: string | null;
   viewport?: { width: number; height: number };
   /**
-   * Origins the pages may reach; others are aborted and reported to onBlocked. Empty = any web
-   * origin. file:, chrome:, javascript: and other local schemes are refused either way.
+   * Origins the pages may reach; others are refused (refusing-proxy.ts) and reported to onBlocked.
+   * Empty = any web origin. file:, chrome:, javascript: and other local schemes are refused either way.
    */
   allowedOrigins?: readonly string[];
   onBlocked?: (url: string) => void;
@@ -55,30 +56,40 @@ export async function newEpisodeContext(
       `storage state ${opts.storageState} does not exist (WebArena's .auth/<site>_state.json, made by its auto_login script)`,
     );
   }
-  const context = await browser.newContext({
-    viewport: opts.viewport ?? VIEWPORT,
-    deviceScaleFactor: 1,
-    storageState: opts.storageState ?? undefined,
-  });
   const allowed = (opts.allowedOrigins ?? []).map((o) => new URL(o).origin);
-  // Every request passes the scheme check, confined or not: file: is a request Chromium routes, and
-  // its origin is "null", like data:'s, so an origin alone cannot tell them apart.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (requestSchemeAllowed(url)) {
-      let origin = 'null';
-      try {
-        origin = new URL(url).origin;
-      } catch {
-        // an unparsable URL has no origin: refused below when the episode is confined
-      }
-      // data: and blob: (origin "null" or the page's own) are inline content, never another site
-      const inline = url.startsWith('data:') || url.startsWith('blob:');
-      if (allowed.length === 0 || inline || allowed.includes(origin)) return route.continue();
-    }
-    opts.onBlocked?.(url);
-    return route.abort('blockedbyclient');
-  });
+  const blocked = (url: string) => opts.onBlocked?.(url);
+  // Confined: other origins go to a proxy that refuses them, with no request intercepted (and so
+  // the HTTP cache on). Open web: every request is routed for its scheme alone.
+  const proxy = allowed.length > 0 ? await startRefusingProxy(allowed, blocked) : null;
+  const context = await browser
+    .newContext({
+      viewport: opts.viewport ?? VIEWPORT,
+      deviceScaleFactor: 1,
+      storageState: opts.storageState ?? undefined,
+      ...(proxy ? { proxy: proxy.settings } : {}),
+    })
+    .catch(async (e: unknown) => {
+      await proxy?.close();
+      throw e;
+    });
+  if (proxy) {
+    context.on('close', () => void proxy.close());
+    // Chromium refuses a web page's own way to file: or chrome: (a request, a frame, a redirect);
+    // the driver's (a start URL, goto) are refused before they are asked (refusedUrl), and a page
+    // that reached one anyway is left below. A scheme refused here is reported the same way.
+    context.on('requestfailed', (request) => {
+      if (!requestSchemeAllowed(request.url())) blocked(request.url());
+    });
+  } else {
+    // file: is a request Chromium routes, and its origin is "null", like data:'s, so an origin
+    // alone cannot tell them apart: the scheme decides.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (requestSchemeAllowed(url)) return route.continue();
+      blocked(url);
+      return route.abort('blockedbyclient');
+    });
+  }
   // chrome: pages are not routed: a page that reached one (or file:) is sent back to a blank one.
   const leave = (page: Page): void => {
     page.on('framenavigated', (frame) => {
