@@ -1,7 +1,7 @@
 // The pointer candidates of a page that needs them (the task's offers say so: a suite reads it from
 // the page, MiniWoB++'s needs.ts): a drag from one element onto another, a press-move-release from
-// an element (or a text field's resize grip) to a point of the page, a click at a point, and a drag
-// across a text that selects it. Points lie on a grid over the part of the page the elements
+// an element (or a text field's resize grip) to a point of the page, a click at a point, a drag
+// across a text that selects it, and a stroke's press, moves and release at points. Points lie on a grid over the part of the page the elements
 // cover, so nothing here knows a page: the same grid serves a slider, a canvas and a shape.
 import type { Candidate } from './candidates.js';
 import type { NodeColumns, PolicyInput } from './types.js';
@@ -109,6 +109,17 @@ export function pushPointer(
       // from just before its first character to just past its last line's end: the whole text
       mouseDrag([r(b.x - 1), r(b.y + Math.min(b.h / 2, 4))], [r(b.x + b.w + 1), r(b.y + b.h - 3)], b.i);
     }
+  if (wanted.includes('stroke'))
+    // a press, moves and a release, one a step: a stroke through as many grid points as it takes
+    for (const p of grid(boxes, DRAG_GRID))
+      for (const verb of ['MouseDown', 'MouseMove', 'MouseUp'])
+        push({
+          kind: 'drag',
+          action: `${verb} [${p[0]}] [${p[1]}]`,
+          node: under(boxes, p),
+          text: name(under(boxes, p)),
+          source: 'point',
+        });
   if (wanted.includes('point'))
     for (const p of [...boxes.map(centre), ...grid(boxes, CLICK_STEP)]) {
       const node = under(boxes, p);

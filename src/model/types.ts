@@ -42,13 +42,14 @@ export interface ActionOffers {
   navigation?: boolean;
   /**
    * The pointer actions the page needs (MiniWoB++'s, read from its code): drag → `Drag [n] [m]` and
-   * `MouseDrag`, point → `MouseClick [x] [y]`, text_selection → `MouseDrag` across a text; absent: none.
+   * `MouseDrag`, point → `MouseClick [x] [y]`, text_selection → `MouseDrag` across a text, stroke →
+   * `MouseDown`, `MouseMove` and `MouseUp` at points; absent: none.
    */
   pointer?: PointerOffer[];
 }
 
 /** A pointer action a page needs, as a suite reads it from the page. */
-export type PointerOffer = 'drag' | 'point' | 'text_selection';
+export type PointerOffer = 'drag' | 'point' | 'text_selection' | 'stroke';
 
 /** An earlier step of the episode: the page's URL and the action, its element named by role and name. */
 export interface TrailStep {

@@ -81,9 +81,10 @@ export const ActionOffers = z.object({
   /**
    * the pointer actions the task's page needs (a suite reads it from the page: MiniWoB++'s needs.ts):
    * `drag` offers `Drag [n] [m]` and `MouseDrag`, `point` offers `MouseClick [x] [y]`,
-   * `text_selection` offers `MouseDrag` across a text; absent, none is offered
+   * `text_selection` offers `MouseDrag` across a text, `stroke` offers `MouseDown`, `MouseMove` and
+   * `MouseUp` at points (a press held across steps); absent, none is offered
    */
-  pointer: z.array(z.enum(['drag', 'point', 'text_selection'])).optional(),
+  pointer: z.array(z.enum(['drag', 'point', 'text_selection', 'stroke'])).optional(),
   /** the form of the answer: free text (absent), or WebArena-Verified's structured JSON response */
   answer: z.enum(['text', 'webarena-verified']).optional(),
 });

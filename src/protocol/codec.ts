@@ -20,11 +20,12 @@ import { fastCheck } from './validate.js';
  * to the act relay (`act_ready`), which takes each reply only from the worker its request went to;
  * a spawned worker's `register` carries the nonce its supervisor gave it (`spawn`), and status
  * names no pids. 6: an episode result's strategy numbers travel as `extras` under the strategy's
- * name, no longer as a search's own `search` field.
+ * name, no longer as a search's own `search` field. 7: a task's offers may name the `stroke` pointer
+ * actions (an older peer would refuse the offer).
  * An added optional field (an episode result's `timing`) keeps the version: an older peer drops it
  * (zod strips unknown keys) and a newer one takes a result without it.
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 // --- encoding ------------------------------------------------------------------------------------
 

@@ -65,7 +65,7 @@ export interface SuiteTasks {
 }
 
 /** A pointer action a page needs (protocol's ActionOffers.pointer): a drag, a point, a text selection. */
-export type PointerNeed = 'drag' | 'point' | 'text_selection';
+export type PointerNeed = 'drag' | 'point' | 'text_selection' | 'stroke';
 
 /** The form a stop's answer takes: free text (default), or WebArena-Verified's JSON response. */
 export type AnswerFormat = 'text' | 'webarena-verified';

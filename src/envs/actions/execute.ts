@@ -289,6 +289,18 @@ export async function executeAction(
     case 'mouse_drag':
       await dragBetween(page, { x: action.fromX, y: action.fromY }, { x: action.toX, y: action.toY });
       return;
+    case 'mouse_down':
+      await page.mouse.move(action.x, action.y);
+      await page.mouse.down();
+      return;
+    case 'mouse_move':
+      // in steps, as a hand moves: a page that draws the pointer's path sees the points between
+      await page.mouse.move(action.x, action.y, { steps: 5 });
+      return;
+    case 'mouse_up':
+      await page.mouse.move(action.x, action.y, { steps: 5 });
+      await page.mouse.up();
+      return;
     case 'press': {
       let key = action.keyComb;
       if (key.includes('Meta')) {

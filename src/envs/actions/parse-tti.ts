@@ -103,6 +103,17 @@ export function parseTtiReply(reply: string): Action {
       error: `Format ERROR: MouseDrag needs [x] [y] [x] [y], got ${JSON.stringify(a.slice(0, 80))}`,
     };
   }
+  // BrowserGym's mouse_down, mouse_move, mouse_up: a press held across steps (a freehand stroke)
+  m = /^Mouse(Down|Move|Up)\b/.exec(a);
+  if (m) {
+    const type = `mouse_${m[1]!.toLowerCase()}` as 'mouse_down' | 'mouse_move' | 'mouse_up';
+    const at = new RegExp(`^Mouse${m[1]}\\s*${TTI_POINT}`).exec(a);
+    if (at) return { type, x: Number(at[1]), y: Number(at[2]) };
+    return {
+      type: 'none',
+      error: `Format ERROR: Mouse${m[1]} needs [x] [y], got ${JSON.stringify(a.slice(0, 80))}`,
+    };
+  }
   if (/^GoBack\b/.test(a)) return { type: 'go_back' };
   if (/^Wait\b/.test(a)) return { type: 'wait' };
   if (/^ANSWER\b/.test(a)) {

@@ -42,6 +42,12 @@ export function parseWebArenaAction(actionStr: string): Action {
       const m = need(new RegExp(`mouse_click ?${POINT}`));
       return { type: 'mouse_click', x: Number(m[1]), y: Number(m[2]) };
     }
+    case 'mouse_down':
+    case 'mouse_move':
+    case 'mouse_up': {
+      const m = need(new RegExp(`${keyword} ?${POINT}`));
+      return { type: keyword, x: Number(m[1]), y: Number(m[2]) };
+    }
     case 'mouse_drag': {
       const m = need(new RegExp(`mouse_drag ?${POINT} ?${POINT}`));
       return {
@@ -76,7 +82,7 @@ export function parseWebArenaAction(actionStr: string): Action {
 }
 
 const KEYWORDS =
-  /^(click|hover|type|select_option|press|drag|mouse_click|mouse_drag|scroll|goto|new_tab|go_back|go_forward|tab_focus|close_tab|stop)\b/;
+  /^(click|hover|type|select_option|press|drag|mouse_click|mouse_drag|mouse_down|mouse_move|mouse_up|scroll|goto|new_tab|go_back|go_forward|tab_focus|close_tab|stop)\b/;
 
 /**
  * The action in a model reply of WebArena's prompts: the ``` block after "In summary, the next

@@ -1,7 +1,8 @@
 /**
  * Every action the env executes: WebArena's action space plus TTI's Wait and element scroll, and
- * BrowserGym's select_option, drag_and_drop, mouse_click and mouse_drag_and_drop (for pages a click
- * on an element cannot do: a sortable list, a slider, a point on a drawing).
+ * BrowserGym's select_option, drag_and_drop, mouse_click, mouse_drag_and_drop and mouse_down / move /
+ * up (for pages a click on an element cannot do: a sortable list, a slider, a point on a drawing, a
+ * freehand stroke).
  */
 export type Action =
   | { type: 'click'; elementId: string }
@@ -17,6 +18,11 @@ export type Action =
   | { type: 'mouse_click'; x: number; y: number }
   /** BrowserGym's mouse_drag_and_drop: press at one point, move to another, release. */
   | { type: 'mouse_drag'; fromX: number; fromY: number; toX: number; toY: number }
+  /**
+   * BrowserGym's mouse_down, mouse_move and mouse_up at a point: a press held over later steps, so
+   * a stroke can pass through as many points as the agent chooses (a freehand shape).
+   */
+  | { type: 'mouse_down' | 'mouse_move' | 'mouse_up'; x: number; y: number }
   /** WebArena scrolls the window by a page; TTI by 2/3 of it, or the element under the mouse. */
   | { type: 'scroll'; direction: 'up' | 'down'; by: 'page' | 'two-thirds'; elementId?: string }
   | { type: 'new_tab' }
@@ -67,7 +73,10 @@ export function isEquivalent(a: Action, b: Action): boolean {
       const d = b as typeof a;
       return a.fromId === d.fromId && a.toId === d.toId;
     }
-    case 'mouse_click': {
+    case 'mouse_click':
+    case 'mouse_down':
+    case 'mouse_move':
+    case 'mouse_up': {
       const m = b as typeof a;
       return a.x === m.x && a.y === m.y;
     }
@@ -99,7 +108,10 @@ export function describeAction(a: Action): string {
     case 'drag':
       return `drag [${a.fromId}] [${a.toId}]`;
     case 'mouse_click':
-      return `mouse_click [${a.x}] [${a.y}]`;
+    case 'mouse_down':
+    case 'mouse_move':
+    case 'mouse_up':
+      return `${a.type} [${a.x}] [${a.y}]`;
     case 'mouse_drag':
       return `mouse_drag [${a.fromX}] [${a.fromY}] [${a.toX}] [${a.toY}]`;
     case 'scroll':

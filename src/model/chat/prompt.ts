@@ -69,7 +69,7 @@ export interface EpisodeContext {
     navigation?: boolean;
     answer?: 'text' | 'webarena-verified';
     /** the pointer actions the page needs (a drag, a point, a text selection); absent: none */
-    pointer?: readonly ('drag' | 'point' | 'text_selection')[];
+    pointer?: readonly ('drag' | 'point' | 'text_selection' | 'stroke')[];
   };
 }
 
@@ -119,6 +119,11 @@ const POINTER_LINES = {
   point: ['MouseClick [x] [y]: click at point (x, y) (CSS pixels from the top left of the page as shown).'],
   text_selection: [
     'MouseDrag [x1] [y1] [x2] [y2]: press at point (x1, y1), move to (x2, y2) and release (CSS pixels from the top left of the page as shown); across a text it selects the text.',
+  ],
+  stroke: [
+    'MouseDown [x] [y]: move to point (x, y) and press the mouse button, held until MouseUp.',
+    'MouseMove [x] [y]: move to point (x, y) (with the button held, the stroke passes through it).',
+    'MouseUp [x] [y]: move to point (x, y) and release the button.',
   ],
 } as const;
 /** The last of the templates' own action lines, after which the pointer lines go. */

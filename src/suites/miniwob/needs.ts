@@ -52,7 +52,7 @@ const RULES: readonly NeedRule[] = [
     // a drag whose points the page keeps and draws as a line: a freehand shape, not a straight move
     need: 'stroke',
     what: 'a freehand stroke (a path of pointer positions)',
-    offeredBy: null,
+    offeredBy: 'mouse_down [x] [y], mouse_move [x] [y], mouse_up [x] [y]',
     found: (code) => DRAG(code) && /d3\.(svg\.)?line\s*\(/.test(code),
   },
   {
@@ -95,11 +95,11 @@ export function miniwobTaskNeeds(htmlDir: string, names: readonly string[]): Map
   return new Map(names.map((name) => [name, pageNeeds(pageCode(path.resolve(htmlDir), name))]));
 }
 
-/** The pointer actions to offer on a page with these needs (a stroke has none: no action draws one). */
+/** The pointer actions to offer on a page with these needs. */
 export function pointerOffers(needs: MiniwobTaskNeeds): PointerNeed[] {
   const out: PointerNeed[] = [];
   for (const { need, offeredBy } of needs.needs)
-    if (offeredBy !== null && need !== 'stroke' && !out.includes(need)) out.push(need);
+    if (offeredBy !== null && !out.includes(need)) out.push(need);
   return out;
 }
 

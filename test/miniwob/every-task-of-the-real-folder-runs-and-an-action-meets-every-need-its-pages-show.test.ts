@@ -1,7 +1,9 @@
 // `--tasks all` on MiniWoB++'s real folder: every page of miniwob/ is a task of both splits, none
 // left out; what a page needs beyond element clicks is read from its own code (no table of tasks),
-// each need says which action meets it, and a page that needs one the env lacks is named in the
-// run's description and in `tti-run eval`'s output, and is still run and scored.
+// each need says which action meets it, and every need of the folder's pages is met (the freehand
+// stroke of draw-circle and draw-line since mouse_down / mouse_move / mouse_up). A page whose need
+// no action met would be named in the run's description and in `tti-run eval`'s output, and still
+// run and scored.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,10 +36,10 @@ test('tasks: all gives every page of the folder, in both splits, with the config
   assert.equal(tasks.test.length, pages.length * 2);
   assert.equal(tasks.train.length, pages.length * 3);
   assert.match(tasks.describe, new RegExp(`^MiniWoB\\+\\+ ${pages.length} tasks`));
-  // The description names each page whose need no action meets.
+  // No page of the folder needs what no action offers, and the description names none.
   const missing = [...miniwobTaskNeeds(REAL_HTML, pages)].filter(([, n]) => n.missing.length > 0);
-  assert.ok(missing.length > 0);
-  for (const [name] of missing) assert.ok(tasks.describe.includes(`${name}: needs`), name);
+  assert.deepEqual(missing, []);
+  assert.ok(!tasks.describe.includes(': needs'), tasks.describe);
 });
 
 test("a page's needs come from its code: a sortable list needs a drag, which the drag action meets", () => {
@@ -52,8 +54,15 @@ test("a page's needs come from its code: a sortable list needs a drag, which the
     [['drag', true]],
   );
   assert.deepEqual(needs.get('drag-items')?.missing, []);
-  // a freehand stroke: no action draws one
-  assert.deepEqual(needs.get('draw-circle')?.missing, ['a freehand stroke (a path of pointer positions)']);
+  // a freehand stroke, met by a press, moves and a release
+  assert.deepEqual(
+    needs.get('draw-circle')?.needs.map((n) => [n.need, n.offeredBy !== null]),
+    [
+      ['drag', true],
+      ['stroke', true],
+    ],
+  );
+  assert.deepEqual(needs.get('draw-circle')?.missing, []);
   assert.deepEqual(
     needs.get('highlight-text')?.needs.map((n) => n.need),
     ['text_selection'],
@@ -62,11 +71,11 @@ test("a page's needs come from its code: a sortable list needs a drag, which the
   assert.deepEqual(needs.get('enter-password')?.needs, []);
   // the reading is of code, not of names: the same code under any name reads the same
   const code = readFileSync(path.join(REAL_HTML, 'miniwob', 'draw-circle.html'), 'utf8');
-  assert.deepEqual(pageNeeds(code).missing, needs.get('draw-circle')?.missing);
+  assert.deepEqual(pageNeeds(code).needs, needs.get('draw-circle')?.needs);
   assert.deepEqual(pageNeeds('<button onclick="core.endEpisode(1)">OK</button>').needs, []);
 });
 
-test('eval --json lists a page that needs a missing action, and scores it like the others', async (t) => {
+test("eval --json gives each page's needs, scores every task, and lists no missing action", async (t) => {
   const out = mkdtempSync(path.join(tmpdir(), 'tti-miniwob-needs-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
   // (not drag-items: its tree has no node the untrained policy can act on, and its inference fails; see the report)
@@ -101,11 +110,10 @@ test('eval --json lists a page that needs a missing action, and scores it like t
   };
   assert.equal(report.episodes, 3, 'every task ran');
   assert.deepEqual(Object.keys(report.byTask).sort(), [...tasks].sort());
-  assert.deepEqual(report.missingActions, {
-    'draw-circle': ['a freehand stroke (a path of pointer positions)'],
-  });
+  assert.deepEqual(report.missingActions, {});
   assert.equal(report.byTask['draw-circle']?.episodes, 1, 'scored, not left out');
-  assert.deepEqual(report.byTask['draw-circle']?.missing, report.missingActions['draw-circle']);
+  assert.deepEqual(report.byTask['draw-circle']?.needs, ['drag', 'stroke']);
+  assert.deepEqual(report.byTask['draw-circle']?.missing, []);
   assert.deepEqual(report.byTask['use-slider']?.needs, ['drag']);
   assert.deepEqual(report.byTask['use-slider']?.missing, []);
   assert.deepEqual(report.byTask['enter-password']?.needs, []);
