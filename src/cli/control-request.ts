@@ -11,10 +11,11 @@ export function token(runDir: RunDir, tokenFile: string | undefined): string {
 export async function send(
   runDir: RunDir,
   message: object,
+  timeoutMs = 5000,
 ): Promise<{ ok: boolean; message: string; pid: number } | null> {
   const client = StatusClient.forRun(runDir);
   try {
-    const reply = await client.request(message, 5000);
+    const reply = await client.request(message, timeoutMs);
     if (reply?.type !== 'control_reply') return null;
     return { ok: reply.ok, message: reply.message, pid: client.info.pid };
   } finally {

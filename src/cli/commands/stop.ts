@@ -4,6 +4,9 @@ import { isAlive, RunDir, TokenUnavailable } from '../../run/index.js';
 import { defineCommand, exitWith } from '../command.js';
 import { EXIT_REFUSED, send, token } from '../control-request.js';
 
+/** How long a stop request waits for the supervisor's answer. */
+const STOP_ANSWER_MS = 15_000;
+
 export async function stopRun(args: {
   runDir: string;
   tokenFile: string | undefined;
@@ -18,9 +21,10 @@ export async function stopRun(args: {
     process.stderr.write(`tti-run stop: refused: ${error.message}\n`);
     return EXIT_REFUSED;
   }
-  const reply = await send(runDir, { type: 'stop_request', token: secret });
+  // A busy machine's supervisor may take seconds to read its control socket; a stop is worth waiting for.
+  const reply = await send(runDir, { type: 'stop_request', token: secret }, STOP_ANSWER_MS);
   if (reply === null) {
-    process.stderr.write('tti-run stop: the supervisor did not answer\n');
+    process.stderr.write(`tti-run stop: the supervisor did not answer within ${STOP_ANSWER_MS / 1000} s\n`);
     return 1;
   }
   if (!reply.ok) {
