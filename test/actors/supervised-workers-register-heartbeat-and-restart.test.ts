@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Channel,
   Inbound,
@@ -201,17 +202,21 @@ test('a process posing as a running worker is refused and exits; the real one is
   } finally {
     requester.close();
   }
-  const log = readFileSync(path.join(run.runDir, 'logs', 'supervisor.jsonl'), 'utf8');
-  assert.match(
-    log,
+  // The supervisor's log file is written behind its replies: wait for both lines (a loaded machine).
+  const refusals = [
     new RegExp(`fault-0: register without this spawn's nonce \\(none, from pid ${realPid}\\); refused`),
-  );
-  assert.match(
-    log,
     new RegExp(
       `fault-0: register without this spawn's nonce \\(a wrong one, from pid ${realPid}\\); refused`,
     ),
-  );
+  ];
+  const logFile = path.join(run.runDir, 'logs', 'supervisor.jsonl');
+  let log = '';
+  for (let i = 0; i < 100; i++) {
+    log = readFileSync(logFile, 'utf8');
+    if (refusals.every((r) => r.test(log))) break;
+    await sleep(100);
+  }
+  for (const refusal of refusals) assert.match(log, refusal);
   const after = worker(await run.waitFor(() => true, 5000, 'status'), 'fault-0');
   assert.equal(after.state, 'ready');
   assert.equal(run.workerPid('fault-0'), realPid);

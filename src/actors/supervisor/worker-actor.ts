@@ -231,6 +231,18 @@ export function spawnWorkerActor(parent: Ref<never>, spec: WorkerSpec, env: Work
           void env
             .sendControl(msg.peer, env.welcome(spec))
             .catch((error: Error) => env.log.warn(`${spec.id}: welcome lost: ${error.message}`));
+          if (state.state === 'stopping') {
+            // It registered after the run began to stop (its start was slow): it is told to stop
+            // too, and its exit is a stop, not a crash to restart.
+            void env
+              .sendControl(msg.peer, {
+                type: 'command',
+                command: 'shutdown',
+                deadlineMs: Math.max(1000, (state.shutdownDeadline ?? now + 5000) - now - 1000),
+              })
+              .catch(() => undefined);
+            return { ...state, peer: msg.peer, lastHeartbeatAt: now };
+          }
           env.onReady(spec);
           env.onEvent('worker_ready', `${spec.id} registered (restarts ${state.restarts})`);
           return { ...state, peer: msg.peer, state: 'ready', lastHeartbeatAt: now };
