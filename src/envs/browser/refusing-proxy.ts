@@ -2,7 +2,7 @@
 // every request for another origin to this proxy, which refuses it (and says whose it was), while
 // the allowed origins bypass it. Intercepting (Playwright's route) costs a round trip per request
 // and turns the HTTP cache off, so every episode fetched its pages' scripts again
-// (docs/benchmarks.md, the page-load bench). The proxy is ours, on loopback: a refusal can be
+// (docs/benchmarks.md, the step bench against a bare loop). The proxy is ours, on loopback: a refusal can be
 // neither answered nor forwarded by anything else.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
