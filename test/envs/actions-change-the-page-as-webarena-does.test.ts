@@ -44,8 +44,10 @@ const COVERED = page(
 const fade = new URLSearchParams(location.search).has('fade');
 const c = document.getElementById('c');
 if (fade) {
-  // fades out over 1 s from load, stepping the opacity as jQuery's fadeOut does
-  let o = 1;
+  // fades out over 1 s from load, stepping the opacity as jQuery's fadeOut does (its first step at
+  // once: a cover still at full opacity is not fading, and a click on a fast machine can come first)
+  let o = 0.99;
+  c.style.opacity = String(o);
   const t = setInterval(() => { o -= 0.1; c.style.opacity = String(o); if (o <= 0.01) { c.style.display = 'none'; clearInterval(t); } }, 100);
 }
 </script>`,
