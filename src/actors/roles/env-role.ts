@@ -16,6 +16,7 @@ import {
 } from '../../protocol/index.js';
 import { strategiesFor } from '../../strategies/index.js';
 import { loadSuite, suiteWorkerContext } from '../../suites/index.js';
+import { envActChannel } from './env-act-channel.js';
 import { browserRecords, launchEnv } from './env-browser.js';
 import { HostHealth } from './host-health.js';
 import { loginFailed } from './login-failure.js';
@@ -61,20 +62,8 @@ export const envRole: RoleMain = async (ctx) => {
   const taskChannel = Channel.create('tasks', 'dealer', Inbound.tasksToEnv, ctx.rejected, ctx.tuning);
   taskChannel.connect(ctx.endpoints.tasks);
   const tasks = new Requester(taskChannel);
-  const actChannel = Channel.create('act', 'dealer', Inbound.actToEnv, ctx.rejected, ctx.tuning);
-  // One DEALER connected to every inference worker: requests are spread over them. The set changes
-  // when an inference worker on another machine joins or is lost (an `act_endpoints` command).
-  let actEndpoints = new Set(Object.values(ctx.endpoints.act));
-  for (const endpoint of actEndpoints) actChannel.connect(endpoint);
-  const useActEndpoints = (act: Record<string, string>): void => {
-    const next = new Set(Object.values(act));
-    for (const endpoint of actEndpoints) if (!next.has(endpoint)) actChannel.disconnect(endpoint);
-    for (const endpoint of next) if (!actEndpoints.has(endpoint)) actChannel.connect(endpoint);
-    if (next.size !== actEndpoints.size || [...next].some((e) => !actEndpoints.has(e)))
-      ctx.log.info(`act endpoints now: ${[...next].join(', ') || 'none'}`);
-    actEndpoints = next;
-  };
-  const act = new Requester(actChannel);
+  const actChannel = envActChannel(ctx);
+  const act = new Requester(actChannel.channel);
   const trajectoryChannel = Channel.create(
     'trajectories',
     'dealer',
@@ -234,7 +223,7 @@ export const envRole: RoleMain = async (ctx) => {
 
   return {
     onCommand(command) {
-      if (command.command === 'act_endpoints') useActEndpoints(command.act);
+      if (command.command === 'act_endpoints') actChannel.use(command.act);
     },
     injectFault(fault) {
       if (fault !== 'host-down') return;
