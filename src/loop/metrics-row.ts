@@ -50,6 +50,10 @@ export interface MetricsRow {
  */
 export interface EpisodeTime {
   episodes: number;
+  /** the episodes' summed wall time, waiting for a task included: the weight to combine rows by */
+  totalMs: number;
+  /** 1 − the task-wait share: the env workers' busy share, as `tti-run status` gives it */
+  busy: number;
   /** `start`, `observe`, `policy`, … (the episode result's `timing` parts), shares summing to 1 */
   shares: Record<string, number>;
   /** ms a step, by part (within an episode: waiting for a task left out) */
@@ -73,6 +77,8 @@ export function episodeTime(results: readonly EpisodeOutcome[], wallMs: number):
   for (const r of timed) busy[r.workerId ?? '?'] = (busy[r.workerId ?? '?'] ?? 0) + (r.durationMs ?? 0);
   return {
     episodes: timed.length,
+    totalMs: Math.round(total),
+    busy: round(total > 0 ? 1 - (sums.taskWait ?? 0) / total : 0),
     shares: Object.fromEntries(Object.entries(sums).map(([p, ms]) => [p, round(total > 0 ? ms / total : 0)])),
     perStepMs: Object.fromEntries(
       Object.entries(sums)

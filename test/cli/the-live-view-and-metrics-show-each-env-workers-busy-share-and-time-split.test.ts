@@ -50,6 +50,8 @@ test("a metrics row's time sums the iteration's episodes and each worker's utili
   assert.equal(time.episodes, 3);
   assert.equal(time.shares.start, 0.3);
   assert.equal(time.shares.taskWait, 0.1);
+  assert.equal(time.busy, 0.9, 'busy is the share not spent waiting for a task, as status gives it');
+  assert.equal(time.totalMs, 3 * 1000, 'the weight rows combine by: every part, the wait included');
   assert.equal(time.perStepMs.start, 100);
   assert.equal(time.perStepMs.taskWait, undefined, 'waiting for a task is not a step cost');
   assert.deepEqual(time.utilization, { 'env-0': 0.9, 'env-1': 0.45 });
