@@ -10,6 +10,7 @@ export * from './exit-codes.js';
 export * from './inbound.js';
 export * from './model-input.js';
 export * from './register-proof.js';
+export * from './socket-hold.js';
 export * from './socket-limits.js';
 export * from './speaker-proof.js';
 export * from './status.js';

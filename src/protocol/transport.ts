@@ -8,6 +8,7 @@ import * as zmq from 'zeromq';
 import type { z } from 'zod';
 import { type Decoded, decode, encode } from './codec.js';
 import { type CurveSocketKeys, curveOptions } from './curve.js';
+import { RECEIVE_SLICE_MS, SocketHold } from './socket-hold.js';
 import { DEFAULT_LIMITS, frameLimit, limitOptions, type SocketLimits } from './socket-limits.js';
 
 export interface SocketTuning {
@@ -93,44 +94,54 @@ export class RejectedFrames {
 const bound = new Set<{ name: string; rebind(): Promise<void> }>();
 
 /** Cuts every connection on every socket this process binds; peers whose key still passes redial. */
-export async function cutBoundConnections(): Promise<string[]> {
+export async function cutBoundConnections(): Promise<{ cut: string[]; failed: string[] }> {
   const cut: string[] = [];
+  const failed: string[] = [];
   for (const socket of [...bound]) {
     try {
       await socket.rebind();
       cut.push(socket.name);
-    } catch {
-      // a socket closing meanwhile: nothing left to cut
+    } catch (error) {
+      // a socket closing meanwhile has nothing left to cut; one that did not bind again must be said
+      if (bound.has(socket)) failed.push(`${socket.name} (${(error as Error).message})`);
     }
   }
-  return cut;
+  return { cut, failed };
 }
 
-/** Registers a socket bound outside Channel (the act relay's) for cutBoundConnections; returns its release. */
+/**
+ * Registers a bound socket for cutBoundConnections; returns its release. Its owner sends and
+ * receives through `hold` (socket-hold.ts), and its receives now wake every RECEIVE_SLICE_MS with
+ * EAGAIN, to be asked again, so that a rebind waits for nothing pending.
+ */
 export function registerBound(
   socket: zmq.Socket,
   name: string,
   endpoint: string,
-  /** wraps the rebind, for an owner that must hold its sends and receives meanwhile */
-  around: (run: () => Promise<void>) => Promise<void> = (run) => run(),
+  hold: SocketHold,
 ): () => void {
-  const entry = { name, rebind: () => around(() => rebindSocket(socket, endpoint)) };
+  if ('receiveTimeout' in socket) (socket as zmq.Socket & zmq.Readable).receiveTimeout = RECEIVE_SLICE_MS;
+  const entry = { name, rebind: () => hold.hold(() => rebindSocket(socket, endpoint)) };
   bound.add(entry);
   return () => bound.delete(entry);
 }
+
+const REBIND_WITHIN_MS = 30_000;
 
 async function rebindSocket(socket: zmq.Socket, endpoint: string): Promise<void> {
   if (socket.closed) return;
   await socket.unbind(endpoint);
   // The endpoint must come back whatever happens meanwhile (EBUSY from a pending operation, a port
   // not yet released): a socket left unbound would take no worker again.
-  for (let attempt = 0; ; attempt++) {
+  // ZeroMQ closes the old listener on its I/O thread: on a loaded machine that can take seconds.
+  const deadline = Date.now() + REBIND_WITHIN_MS;
+  for (;;) {
     if (socket.closed) return;
     try {
       await socket.bind(endpoint);
       return;
     } catch (error) {
-      if (attempt >= 100) throw error;
+      if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -222,20 +233,15 @@ export class Channel<S extends z.ZodType> {
   }
 
   private release: (() => void) | null = null;
-  /** a rebind in progress (cutBoundConnections): zeromq.js refuses sends and receives meanwhile */
-  private rebinding: Promise<void> | null = null;
+  /** a bound socket's sends and receives, held while a revoke rebinds it (socket-hold.ts) */
+  private hold: SocketHold | null = null;
 
   async bind(endpoint: string): Promise<void> {
     await this.socket.bind(endpoint);
     // ipc and tcp: the endpoint as bound (a tcp port 0 resolved) is what a rebind needs
     const bound = this.socket.lastEndpoint ?? endpoint;
-    this.release = registerBound(this.socket, this.name, bound, (run) => {
-      const done = run().finally(() => {
-        this.rebinding = null;
-      });
-      this.rebinding = done.catch(() => undefined);
-      return done;
-    });
+    this.hold = new SocketHold();
+    this.release = registerBound(this.socket, this.name, bound, this.hold);
   }
 
   connect(endpoint: string): void {
@@ -275,13 +281,14 @@ export class Channel<S extends z.ZodType> {
     if (this.closed) return Promise.reject(new Error(`channel ${this.name} is closed`));
     const socket = this.socket;
     if (!('send' in socket)) return Promise.reject(new Error(`channel ${this.name} cannot send`));
-    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting
-    // (or behind a rebind, which zeromq.js would refuse a send during).
-    const rebinding = this.rebinding;
+    // Straight to the socket when nothing is queued; otherwise behind the sends already waiting.
+    // A bound socket's send also waits for a rebind under way (socket-hold.ts).
+    const hold = this.hold;
+    const go = () => socket.send(frames as (Buffer | string)[]);
     const next =
-      this.pending === 0 && rebinding === null
-        ? socket.send(frames as (Buffer | string)[])
-        : Promise.all([this.sendQueue, rebinding]).then(() => socket.send(frames as (Buffer | string)[]));
+      this.pending === 0 && hold?.holding !== true
+        ? (hold?.use(go) ?? go())
+        : this.sendQueue.then(() => hold?.use(go) ?? go());
     this.pending += 1;
     // The queue continues after a failed send; the caller sees the failure.
     this.sendQueue = next.then(this.sent, this.sent);
@@ -300,12 +307,12 @@ export class Channel<S extends z.ZodType> {
     while (!this.closed) {
       let frames: Buffer[];
       try {
-        if (this.rebinding !== null) await this.rebinding;
-        frames = await socket.receive();
+        frames = await (this.hold?.use(() => socket.receive()) ?? socket.receive());
       } catch (error) {
         if (this.closed || socket.closed) return null;
-        // a rebind began while this receive was being asked for: receive once it is done
-        if ((error as { code?: string }).code === 'EBUSY' && this.rebinding !== null) continue;
+        // a bound socket's receive slice ran out (socket-hold.ts), or zeromq.js woke a CURVE server
+        // after a handshake with nothing to read: receive again
+        if ((error as { code?: string }).code === 'EAGAIN') continue;
         throw error;
       }
       const peer = routes(this.kind) ? (frames.shift() ?? null) : null;

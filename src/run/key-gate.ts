@@ -80,11 +80,11 @@ export async function startKeyGate(
     for (const listener of listeners) listener(revoked);
     // A revoked key's live connection outlasts the list: cut every connection here, so that each
     // peer's redial meets the gate again (and the revoked one is refused).
-    void cutBoundConnections().then((sockets) => {
-      if (sockets.length > 0)
-        warn(
-          `revoked ${revoked.map((k) => k.id).join(', ')}: cut the connections on ${sockets.join(', ')}; peers with valid keys redial`,
-        );
+    void cutBoundConnections().then(({ cut, failed }) => {
+      const ids = revoked.map((k) => k.id).join(', ');
+      if (cut.length > 0)
+        warn(`revoked ${ids}: cut the connections on ${cut.join(', ')}; peers with valid keys redial`);
+      if (failed.length > 0) warn(`revoked ${ids}: these sockets did not bind again: ${failed.join('; ')}`);
     });
   };
   watchFile(file, { interval: WATCH_INTERVAL_MS, persistent: false }, reload);

@@ -21,6 +21,7 @@ import {
   frameLimit,
   limitOptions,
   registerBound,
+  SocketHold,
   type SocketLimits,
   turnOf,
 } from '../../protocol/index.js';
@@ -102,10 +103,16 @@ export async function startActRelay(
     });
   await front.bind(relay.front);
   await back.bind(relay.back);
-  // A revoke cuts the relay's connections too (src/run/key-gate.ts).
+  // A revoke cuts the relay's connections too (src/run/key-gate.ts); each end's receives and sends
+  // go through its hold, so that the rebind finds nothing pending (socket-hold.ts).
+  const holds = new Map<zmq.Router, SocketHold>([
+    [front, new SocketHold()],
+    [back, new SocketHold()],
+  ]);
+  const held = (end: zmq.Router) => holds.get(end) as SocketHold;
   const releases = [
-    registerBound(front, 'relay-front', front.lastEndpoint ?? relay.front),
-    registerBound(back, 'relay-back', back.lastEndpoint ?? relay.back),
+    registerBound(front, 'relay-front', front.lastEndpoint ?? relay.front, held(front)),
+    registerBound(back, 'relay-back', back.lastEndpoint ?? relay.back, held(back)),
   ];
   const counts = { requests: 0, replies: 0, dropped: 0, refusedReplies: 0 };
   let closed = false;
@@ -156,17 +163,12 @@ export async function startActRelay(
   const receive = async (from: zmq.Router): Promise<Buffer[] | null> => {
     for (;;) {
       try {
-        return await from.receive();
+        return await held(from).use(() => from.receive());
       } catch (error) {
         if (closed) return null;
-        // zeromq.js wakes a bound CURVE socket (with a ZAP handler in the process) once a peer's
-        // handshake completes and then reports EAGAIN: nothing arrived, receive again.
+        // the receive slice ran out (registerBound), or zeromq.js woke a bound CURVE socket once a
+        // peer's handshake completed with nothing to read: receive again
         if ((error as { code?: string }).code === 'EAGAIN') continue;
-        // a revoke's rebind is under way (registerBound): receive once it is done
-        if ((error as { code?: string }).code === 'EBUSY') {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          continue;
-        }
         throw error;
       }
     }
@@ -194,7 +196,7 @@ export async function startActRelay(
       for (let i = 0; i < behind.length && !sent && !closed; i++) {
         const peer = behind[(turn + i) % behind.length] as Peer;
         try {
-          await back.send([peer.routingId, envRoutingId, ...message]);
+          await held(back).use(() => back.send([peer.routingId, envRoutingId, ...message]));
           note(t, t === null ? '' : keyOf(envRoutingId, t), asker, peer.routingId);
           turn = (turn + i + 1) % Math.max(1, behind.length);
           sent = true;
@@ -246,7 +248,7 @@ export async function startActRelay(
       // A request sent again to a second worker may be answered twice: the env takes the first.
       if (entry.answered) continue;
       try {
-        await front.send([envRoutingId, ...message]);
+        await held(front).use(() => front.send([envRoutingId, ...message]));
         entry.answered = true;
         counts.replies += 1;
       } catch (error) {
