@@ -63,8 +63,14 @@ export class StatusLoop {
     private readonly control: StatusControl,
     private readonly log: Logger,
   ) {
+    // Each request is answered on its own: a stop must not wait behind a snapshot that waits on a
+    // busy actor, and a request that fails is logged while the socket goes on serving.
     this.done = status
-      .serve((inbound) => this.handle(inbound.message, inbound.peer))
+      .serve((inbound) => {
+        this.handle(inbound.message, inbound.peer).catch((error: Error) => {
+          log.error(`status: a ${inbound.message.type} failed: ${error.message}`);
+        });
+      })
       .catch((error: Error) => {
         log.error(`status loop failed: ${error.message}`);
       });

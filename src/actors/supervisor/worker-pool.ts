@@ -75,10 +75,24 @@ export class WorkerPool {
     return [...this.entries.values()].find((w) => w.spec.role === role)?.ref ?? null;
   }
 
+  /** Each worker's snapshot; one whose actor is busy past the query timeout shows as `unhealthy`. */
   snapshots(members = [...this.entries.values()]): Promise<WorkerSnapshot[]> {
     return Promise.all(
-      members.map(({ ref }) =>
-        query(ref, (replyTo: Ref<WorkerSnapshot>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS),
+      members.map(({ ref, spec, remote }) =>
+        query(ref, (replyTo: Ref<WorkerSnapshot>) => ({ kind: 'snapshot', replyTo }), QUERY_TIMEOUT_MS).catch(
+          (): WorkerSnapshot => ({
+            role: spec.role,
+            id: spec.id,
+            state: 'unhealthy',
+            restarts: 0,
+            lastHeartbeatMs: null,
+            lastError: `its actor did not answer within ${QUERY_TIMEOUT_MS} ms`,
+            rejectedFrames: 0,
+            counters: {},
+            labels: {},
+            ...(remote ? { remote } : {}),
+          }),
+        ),
       ),
     );
   }
