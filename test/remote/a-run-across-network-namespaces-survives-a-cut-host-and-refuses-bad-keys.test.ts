@@ -360,7 +360,12 @@ test('a run across network namespaces survives a cut host, requeues its episode 
 
   // The run stops gracefully; every success acknowledged to host b is in replay's log.
   const stopped = await cliInNs(NS.sup, ['stop', '--run-dir', runDir]);
-  assert.equal(stopped.code, 0, stopped.output);
+  const supervisorLog = () =>
+    readFileSync(path.join(runDir, 'logs', 'supervisor.jsonl'), 'utf8')
+      .split('\n')
+      .slice(-40)
+      .join('\n');
+  assert.equal(stopped.code, 0, `${stopped.output}\nthe supervisor's log ends:\n${supervisorLog()}`);
   mark('run stopped');
   const inReplay = new Set(readReplayLog(path.join(runDir, 'replay')).map((t) => t.episodeId));
   for (const id of keptBeforeCut) assert.ok(inReplay.has(id), `${id}, acknowledged to host b, is in replay`);
