@@ -47,6 +47,8 @@ export interface MiniwobStepBenchOptions {
   tasks?: string[];
   /** episodes in the env's kept context (env.reuse_context, the pages confined to their origin) */
   reuse?: boolean;
+  /** the network's quiet window before an observation (default: the suite's) */
+  quietMs?: number;
 }
 
 interface Side {
@@ -98,9 +100,11 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     suiteWorkerContext({ config, workerId: 'env-bench', runDir: null, log } as never),
   );
   const b = host.browser;
+  const quietMs = options.quietMs ?? b.quietMs;
   const env = await BrowserEnv.launch({
     viewport: b.viewport ?? MINIWOB_VIEWPORT,
     ...(b.hooks ? { hooks: b.hooks } : {}),
+    ...(quietMs === undefined ? {} : { quietMs }),
     offerStop: b.offers?.stop ?? true,
     offerNavigation: b.offers?.navigation ?? true,
     observation: { flags: b.flags ?? false },
@@ -113,6 +117,9 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
   });
   let draw = random(0);
   let current = refs[0]!;
+  /** each episode's clicks as tti made them (null: a node without a box), replayed by the bare loop */
+  const episodeClicks: ({ x: number; y: number } | null)[][] = refs.map(() => []);
+  let clicks = episodeClicks[0]!;
   const worker: EpisodeWorker = {
     workerId: 'env-bench',
     signature: {},
@@ -133,9 +140,14 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     afterReset: () => undefined,
     store: async () => true,
     ask: async (request) => {
-      const ids = request.observation.nodes.ids;
-      const id = ids[Math.floor(draw() * ids.length)] ?? '0';
-      const reply = `Thought: a random click.\nAction: click [${id}]`;
+      const nodes = request.observation.nodes;
+      const ids = nodes.ids;
+      const k = Math.floor(draw() * ids.length);
+      const id = ids[k] ?? '0';
+      // the point tti clicks (its box's centre), for the bare loop to click in the same episode
+      const [x, y, w, h] = [nodes.x?.[k], nodes.y?.[k], nodes.w?.[k], nodes.h?.[k]];
+      clicks.push(x !== undefined && y !== undefined && w && h ? { x: x + w / 2, y: y + h / 2 } : null);
+      const reply = `Thought: a random click.\nAction: Click [${id}]`;
       return {
         message: {
           type: 'act_reply',
@@ -149,6 +161,9 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
   };
   const runner = new EpisodeRunner(worker, strategiesFor(config));
   const timing: Record<string, number> = {};
+  /** each episode's steps on either side: the same clicks should give the same count */
+  const ttiSteps: number[] = refs.map(() => 0);
+  const bareSteps: number[] = refs.map(() => 0);
   const errors: string[] = [];
   const runTti = async (count: boolean) => {
     let steps = 0;
@@ -156,6 +171,8 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     for (const [i, ref] of refs.entries()) {
       current = ref;
       draw = random(i + 1);
+      clicks = [];
+      episodeClicks[i] = clicks;
       const assignment: TaskAssignmentMessage = {
         type: 'task_assignment',
         requestId: i,
@@ -177,13 +194,15 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
       });
       if (result === null) continue;
       steps += result.steps;
+      ttiSteps[i] = result.steps;
       if (count && result.timing)
         for (const [k, v] of Object.entries(result.timing as EpisodeTiming)) timing[k] = (timing[k] ?? 0) + v;
     }
     return side(refs.length, steps, performance.now() - began);
   };
 
-  // the bare loop: one page, reloaded and seeded each episode; a random AX node clicked each step
+  // the bare loop: one page, reloaded and seeded each episode, tti's clicks of the same episode at the
+  // same points (so both sides run the same episodes, step for step), the AX tree read each step
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: b.viewport ?? MINIWOB_VIEWPORT });
   const page: Page = await context.newPage();
@@ -192,24 +211,15 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     let steps = 0;
     const began = performance.now();
     for (const [i, ref] of refs.entries()) {
-      draw = random(i + 1);
       const url = host.task(ref).task.startUrls[0]!;
+      bareSteps[i] = 0;
       await page.goto(url, { waitUntil: 'load' });
       await startMiniwobEpisode(page, parseMiniwobTaskId(ref.id).seed, 1_000_000, 10_000, true);
-      for (let step = 0; step < horizon; step++) {
-        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
-          nodes: { ignored?: boolean; backendDOMNodeId?: number }[];
-        };
-        const shown = nodes.filter((n) => !n.ignored && n.backendDOMNodeId !== undefined);
-        const target = shown[Math.floor(draw() * shown.length)];
+      for (const point of episodeClicks[i] ?? []) {
+        await cdp.send('Accessibility.getFullAXTree');
         steps++;
-        if (target) {
-          const box = await cdp
-            .send('DOM.getBoxModel', { backendNodeId: target.backendDOMNodeId! })
-            .catch(() => null);
-          const q = box?.model.content;
-          if (q) await page.mouse.click((q[0]! + q[4]!) / 2, (q[1]! + q[5]!) / 2);
-        }
+        bareSteps[i] = (bareSteps[i] ?? 0) + 1;
+        if (point) await page.mouse.click(point.x, point.y);
         if ((await readMiniwobResult(page)).done) break;
       }
     }
@@ -228,7 +238,7 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
   );
   return {
     method:
-      'one env worker (EpisodeRunner + BrowserEnv, featurized where the page is) with a seeded random click policy answered in-process, against a bare playwright-core loop (goto + seed + start; getFullAXTree, a random node box clicked, WOB_DONE read), same tasks, seeds and horizon; a warm-up pass of each first',
+      'one env worker (EpisodeRunner + BrowserEnv, featurized where the page is) with a seeded random click policy answered in-process, against a bare playwright-core loop (goto + seed + start; getFullAXTree, the click tti made at that step of the same episode, WOB_DONE read), same tasks, seeds and horizon; a warm-up pass of each first',
     tasks: names,
     seeds,
     horizon,
@@ -240,5 +250,9 @@ export async function miniwobStepBench(options: MiniwobStepBenchOptions = {}) {
     ratioPerEpisode: bare.sPerEpisode > 0 ? tti.sPerEpisode / bare.sPerEpisode : 0,
     /** tti's ms a step by part (the episode results' timing, summed, over its steps) */
     ttiMsPerStepByPart: split,
+    /** episodes where the bare loop's replay of tti's clicks took another number of steps */
+    stepsDiffer: refs.flatMap((ref, i) =>
+      ttiSteps[i] === bareSteps[i] ? [] : [`${ref.id}: tti ${ttiSteps[i]}, bare ${bareSteps[i]}`],
+    ),
   };
 }

@@ -63,7 +63,9 @@ export class KeptContext {
           for (const p of kept.context.pages()) if (p !== kept.page) await p.close();
           // sessionStorage belongs to the tab: clear it on the page that has it, then leave.
           await kept.page.evaluate('try { sessionStorage.clear() } catch {}').catch(() => {});
-          await kept.page.goto('about:blank');
+          // Committed is enough: the last episode's document is gone (about:blank has nothing to load),
+          // and waiting for about:blank's load took half of this cleaning (docs/benchmarks.md).
+          await kept.page.goto('about:blank', { waitUntil: 'commit' });
           await kept.context.clearCookies();
           const cdp = await kept.context.newCDPSession(kept.page);
           // The start page then sees only about:blank behind it; the reset once it has loaded removes that too.
@@ -73,7 +75,8 @@ export class KeptContext {
               origin: new URL(origin).origin,
               storageTypes: 'all',
             });
-          await cdp.detach();
+          // the detach need not be waited for: nothing after it uses this session
+          void cdp.detach().catch(() => {});
           if (login.cookies.length > 0) await kept.context.addCookies(login.cookies);
         })(),
         10_000,

@@ -78,6 +78,11 @@ export interface SuiteBrowser {
   offers?: { stop: boolean; navigation?: boolean; answer?: AnswerFormat };
   /** BrowserGym's `clickable`/`visible` flags in the tree text (default off; `env.observation_flags` overrides) */
   flags?: boolean;
+  /**
+   * how long the page's network must be quiet before an observation (default 50 ms): a suite whose
+   * pages fetch nothing once loaded, and say themselves when an episode is ready, may ask for less
+   */
+  quietMs?: number;
   /** per episode in the browser: starting the page's own episode, its end, its verdict */
   hooks?: EpisodeHooks;
 }

@@ -39,6 +39,7 @@ export async function launchEnv(ctx: RoleContext, host: SuiteHost) {
   const env = await BrowserEnv.launch({
     viewport,
     ...(host.browser.hooks ? { hooks: host.browser.hooks } : {}),
+    ...(host.browser.quietMs === undefined ? {} : { quietMs: host.browser.quietMs }),
     offerStop: offers.stop,
     offerNavigation: offers.navigation ?? true,
     observation: { flags, ...(chatPolicy ? { setOfMarks: true } : {}) },

@@ -160,7 +160,8 @@ async function callOn(
       });
       return res.result.value;
     } finally {
-      await client.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+      // not waited for: the session runs its commands in order, and nothing here needs the answer
+      void client.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
     }
   } catch {
     // the page moved on under us: the caller does as the observation says

@@ -19,6 +19,9 @@ const PageResult = z.object({
 });
 export type MiniwobPageResult = z.infer<typeof PageResult>;
 
+/** What the start script gives back: what the page lacked, or the utterance. */
+const Started = z.object({ missing: z.enum(['core', 'ready']).optional(), utterance: z.unknown() });
+
 export class MiniwobProtocolError extends Error {
   override name = 'MiniwobProtocolError';
 }
@@ -77,27 +80,34 @@ export async function startMiniwobEpisode(
   readyTimeoutMs: number,
   removeHumanDisplay = true,
 ): Promise<string> {
-  const hasCore = await page.evaluate(
-    `typeof core === 'object' && core !== null && typeof core.startEpisodeReal === 'function' &&
-     typeof Math.seedrandom === 'function'`,
+  // One round trip to the page: check, seed, start, wait for WOB_TASK_READY, read the utterance.
+  const raw: unknown = await page.evaluate(
+    `(async () => {
+       if (!(typeof core === 'object' && core !== null && typeof core.startEpisodeReal === 'function' &&
+             typeof Math.seedrandom === 'function')) return { missing: 'core' };
+       ${removeHumanDisplay ? `${REMOVE_HUMAN_DISPLAY};` : ''}
+       Math.seedrandom(${JSON.stringify(String(seed))});
+       core.EPISODE_MAX_TIME = ${Math.floor(maxTimeMs)};
+       core.startEpisodeReal();
+       const until = Date.now() + ${Math.max(1, Math.floor(readyTimeoutMs))};
+       while (window.WOB_TASK_READY !== true) {
+         if (Date.now() > until) return { missing: 'ready' };
+         await new Promise((resolve) => setTimeout(resolve, 5));
+       }
+       return { utterance: core.getUtterance() };
+     })()`,
   );
-  if (hasCore !== true) {
+  const started = Started.safeParse(raw);
+  if (!started.success || started.data.missing === 'core')
     throw new MiniwobProtocolError(
       `${page.url()} has no MiniWoB++ core (core.startEpisodeReal and Math.seedrandom): is it a page of MiniWoB++'s html/miniwob/ folder?`,
     );
-  }
-  if (removeHumanDisplay) await page.evaluate(REMOVE_HUMAN_DISPLAY);
-  await page.evaluate(
-    `Math.seedrandom(${JSON.stringify(String(seed))});
-     core.EPISODE_MAX_TIME = ${Math.floor(maxTimeMs)};
-     core.startEpisodeReal();`,
-  );
-  await page.waitForFunction('window.WOB_TASK_READY === true', undefined, { timeout: readyTimeoutMs });
-  const raw: unknown = await page.evaluate('core.getUtterance()');
-  const parsed = Utterance.safeParse(raw);
+  if (started.data.missing === 'ready')
+    throw new MiniwobProtocolError(`${page.url()} did not set WOB_TASK_READY within ${readyTimeoutMs} ms`);
+  const parsed = Utterance.safeParse(started.data.utterance);
   if (!parsed.success)
     throw new MiniwobProtocolError(
-      `core.getUtterance() gave ${JSON.stringify(raw)}, not a string or {utterance}`,
+      `core.getUtterance() gave ${JSON.stringify(started.data.utterance)}, not a string or {utterance}`,
     );
   return typeof parsed.data === 'string' ? parsed.data : parsed.data.utterance;
 }
