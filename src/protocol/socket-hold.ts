@@ -20,10 +20,6 @@ export class SocketHold {
     if (this.inFlight === 0) this.drained?.();
   };
 
-  get holding(): boolean {
-    return this.held !== null;
-  }
-
   /** Runs one receive or send on the socket, after any rebind under way (no extra tick otherwise). */
   use<T>(op: () => Promise<T>): Promise<T> {
     if (this.held !== null) return this.held.then(() => this.use(op));

@@ -284,11 +284,11 @@ export class Channel<S extends z.ZodType> {
     // Straight to the socket when nothing is queued; otherwise behind the sends already waiting.
     // A bound socket's send also waits for a rebind under way (socket-hold.ts).
     const hold = this.hold;
-    const go = () => socket.send(frames as (Buffer | string)[]);
-    const next =
-      this.pending === 0 && hold?.holding !== true
-        ? (hold?.use(go) ?? go())
-        : this.sendQueue.then(() => hold?.use(go) ?? go());
+    const go = () =>
+      hold === null
+        ? socket.send(frames as (Buffer | string)[])
+        : hold.use(() => socket.send(frames as (Buffer | string)[]));
+    const next = this.pending === 0 ? go() : this.sendQueue.then(go);
     this.pending += 1;
     // The queue continues after a failed send; the caller sees the failure.
     this.sendQueue = next.then(this.sent, this.sent);

@@ -39,7 +39,6 @@ test('a rebind waits for the receive and send under way, and those asked for mea
   const rebind = hold.hold(async () => {
     order.push('rebind');
   });
-  assert.equal(hold.holding, true);
   const send = hold.use(async () => {
     order.push('send');
   });
@@ -48,7 +47,6 @@ test('a rebind waits for the receive and send under way, and those asked for mea
   finishReceive();
   await Promise.all([receive, rebind, send]);
   assert.deepEqual(order, ['receive done', 'rebind', 'send']);
-  assert.equal(hold.holding, false);
 });
 
 test('cutting connections under traffic waits for pending receives and sends, and the sockets serve on', async (t) => {

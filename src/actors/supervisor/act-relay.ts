@@ -105,14 +105,12 @@ export async function startActRelay(
   await back.bind(relay.back);
   // A revoke cuts the relay's connections too (src/run/key-gate.ts); each end's receives and sends
   // go through its hold, so that the rebind finds nothing pending (socket-hold.ts).
-  const holds = new Map<zmq.Router, SocketHold>([
-    [front, new SocketHold()],
-    [back, new SocketHold()],
-  ]);
-  const held = (end: zmq.Router) => holds.get(end) as SocketHold;
+  const frontHold = new SocketHold();
+  const backHold = new SocketHold();
+  const held = (end: zmq.Router) => (end === front ? frontHold : backHold);
   const releases = [
-    registerBound(front, 'relay-front', front.lastEndpoint ?? relay.front, held(front)),
-    registerBound(back, 'relay-back', back.lastEndpoint ?? relay.back, held(back)),
+    registerBound(front, 'relay-front', front.lastEndpoint ?? relay.front, frontHold),
+    registerBound(back, 'relay-back', back.lastEndpoint ?? relay.back, backHold),
   ];
   const counts = { requests: 0, replies: 0, dropped: 0, refusedReplies: 0 };
   let closed = false;
@@ -196,7 +194,7 @@ export async function startActRelay(
       for (let i = 0; i < behind.length && !sent && !closed; i++) {
         const peer = behind[(turn + i) % behind.length] as Peer;
         try {
-          await held(back).use(() => back.send([peer.routingId, envRoutingId, ...message]));
+          await backHold.use(() => back.send([peer.routingId, envRoutingId, ...message]));
           note(t, t === null ? '' : keyOf(envRoutingId, t), asker, peer.routingId);
           turn = (turn + i + 1) % Math.max(1, behind.length);
           sent = true;
@@ -248,7 +246,7 @@ export async function startActRelay(
       // A request sent again to a second worker may be answered twice: the env takes the first.
       if (entry.answered) continue;
       try {
-        await held(front).use(() => front.send([envRoutingId, ...message]));
+        await frontHold.use(() => front.send([envRoutingId, ...message]));
         entry.answered = true;
         counts.replies += 1;
       } catch (error) {

@@ -49,6 +49,9 @@ function tokensMatch(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Status and control requests answered at once; past this the loop waits (a flood stays bounded). */
+const STATUS_IN_FLIGHT = 8;
+
 export class StatusLoop {
   /** what the current iteration is doing */
   phase: Phase = 'starting';
@@ -64,12 +67,20 @@ export class StatusLoop {
     private readonly log: Logger,
   ) {
     // Each request is answered on its own: a stop must not wait behind a snapshot that waits on a
-    // busy actor, and a request that fails is logged while the socket goes on serving.
+    // busy actor, and a request that fails is logged while the socket goes on serving. Past
+    // STATUS_IN_FLIGHT at once the loop waits for the newest, so a flood of requests is bounded.
+    let inFlight = 0;
     this.done = status
       .serve((inbound) => {
-        this.handle(inbound.message, inbound.peer).catch((error: Error) => {
-          log.error(`status: a ${inbound.message.type} failed: ${error.message}`);
-        });
+        inFlight += 1;
+        const handled = this.handle(inbound.message, inbound.peer)
+          .catch((error: Error) => {
+            log.error(`status: a ${inbound.message.type} failed: ${error.message}`);
+          })
+          .finally(() => {
+            inFlight -= 1;
+          });
+        return inFlight > STATUS_IN_FLIGHT ? handled : undefined;
       })
       .catch((error: Error) => {
         log.error(`status loop failed: ${error.message}`);
