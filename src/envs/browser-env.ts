@@ -166,8 +166,6 @@ export class BrowserEnv {
           const refused =
             storageState === null ? null : await signInPageReached(pages[0]!, task.startUrls[0]!);
           if (refused !== null) throw new LoginFailedError(`task ${task.id}: login failed: ${refused}`);
-          // The kept tab's history holds the last episode's pages: Back must not reach them.
-          if (kept) await (await s.client(pages[0]!)).send('Page.resetNavigationHistory');
           if (hooks.start)
             started = await hooks.start({ page: pages[0]!, task, responses, timeoutMs: loadCap });
           return s;

@@ -68,7 +68,9 @@ export class KeptContext {
           await kept.page.goto('about:blank', { waitUntil: 'commit' });
           await kept.context.clearCookies();
           const cdp = await kept.context.newCDPSession(kept.page);
-          // The start page then sees only about:blank behind it; the reset once it has loaded removes that too.
+          // Only about:blank is left behind the start page, as in a new context's tab: Back from the
+          // start page goes to about:blank in both (WebArena's), and an episode does not depend on
+          // which it got (the first of each worker gets a new one, and which that is depends on timing).
           await cdp.send('Page.resetNavigationHistory');
           for (const origin of this.config.allowedOrigins ?? [])
             await cdp.send('Storage.clearDataForOrigin', {

@@ -41,6 +41,36 @@ function keptActions(runDir: string): Map<string, string> {
   return out;
 }
 
+/** What an episode at this place did, step by step, for a failure message: where the runs parted. */
+function episodeAt(runDir: string, place: string): string {
+  const dir = path.join(runDir, 'episodes');
+  const id = readdirSync(dir).find((d) => d.endsWith(`-${place}`));
+  if (id === undefined) return `${place}: no record`;
+  const r = JSON.parse(readFileSync(path.join(dir, id, 'record.json'), 'utf8')) as {
+    steps: { url: string; reply?: string; actionText: string; policyVersion?: number; result?: unknown }[];
+    answer?: string | null;
+    endReason?: string;
+    error?: string | null;
+    verdict?: { why?: string } | null;
+  };
+  const steps = r.steps.map(
+    (s) =>
+      `  ${s.actionText} at ${s.url} (v${s.policyVersion}; ${/among \d+ candidate/.exec(s.reply ?? '')?.[0] ?? ''}; ${JSON.stringify(s.result)})`,
+  );
+  return [
+    `${place}: answer ${JSON.stringify(r.answer)}, end ${r.endReason}, error ${r.error ?? 'none'}, ${r.verdict?.why ?? 'no verdict'}`,
+    ...steps,
+  ].join('\n');
+}
+
+/** The places whose kept actions differ between two runs, each as both runs did it. */
+function partings(a: string, b: string, keptA: Map<string, string>, keptB: Map<string, string>): string {
+  const places = [...new Set([...keptA.keys(), ...keptB.keys()])].filter(
+    (p) => keptA.get(p) !== keptB.get(p),
+  );
+  return places.map((p) => `run a ${episodeAt(a, p)}\nrun b ${episodeAt(b, p)}`).join('\n');
+}
+
 test('two runs of one seed with different numbers of env workers train byte-identical weights', async (t) => {
   const runs = [RunFixture.create(), RunFixture.create()];
   t.after(async () => {
@@ -63,7 +93,8 @@ test('two runs of one seed with different numbers of env workers train byte-iden
   // The same episodes were kept, and each did the same things.
   const keptA = keptActions(a);
   assert.ok(keptA.size >= 10, `${keptA.size} kept episodes`);
-  assert.deepEqual(keptActions(b), keptA);
+  const keptB = keptActions(b);
+  assert.deepEqual(keptB, keptA, partings(a, b, keptA, keptB));
   // Every iteration trained on a sample (5 of the kept) and the two runs' losses agree exactly.
   const rowsA = rowsOf(a);
   const rowsB = rowsOf(b);

@@ -84,11 +84,11 @@ test('a reused context starts each episode clean: no cookie, storage, tab or his
 
     // Episode 2, in the same tab: none of it is left, and the login cookie is there.
     obs = await env.reset(loggedIn(`${server.origin}/look`));
-    // (at load the page sees about:blank before it; the history is reset once it has loaded)
+    // The page sees only about:blank before it, as in a new tab.
     assert.equal(heading(obs), 'cookie=session=alice local=none session=none history=2');
-    // Back has nowhere to go: the last episode's pages are not in the history.
+    // Back reaches about:blank (as in a new tab), not the last episode's pages.
     obs = (await env.step('Thought: back.\nAction: GoBack')).observation!;
-    assert.equal(obs.url, `${server.origin}/look`);
+    assert.equal(obs.url, 'about:blank');
     await env.step('Thought: done.\nAction: ANSWER [yes]');
 
     // A task without login gets no cookie at all.
@@ -108,4 +108,30 @@ test('a reused context starts each episode clean: no cookie, storage, tab or his
   } finally {
     await env.close();
   }
+});
+
+test('Back from the start page goes where it goes in a new context, so an episode does not depend on which it got', async () => {
+  /** Where Back leads from the start page, in the second episode of an env (reused or new context). */
+  const backFrom = async (reuseContext: boolean): Promise<string[]> => {
+    const env = await BrowserEnv.launch({
+      reuseContext,
+      allowedOrigins: [server.origin],
+      actionFormat: 'tti',
+    });
+    try {
+      const urls: string[] = [];
+      for (const start of ['/mark', '/look']) {
+        await env.reset(webarenaTask(`${server.origin}${start}`));
+        urls.push((await env.step('Thought: back.\nAction: GoBack')).observation!.url);
+        await env.step('Thought: done.\nAction: ANSWER [yes]');
+      }
+      assert.deepEqual(env.contexts, reuseContext ? { created: 1, reused: 1 } : { created: 2, reused: 0 });
+      return urls;
+    } finally {
+      await env.close();
+    }
+  };
+  const reused = await backFrom(true);
+  assert.deepEqual(reused, ['about:blank', 'about:blank']);
+  assert.deepEqual(await backFrom(false), reused);
 });
