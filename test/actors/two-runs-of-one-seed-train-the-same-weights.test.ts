@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import type { EpisodeRecord } from '../../src/envs/index.js';
 import { readReplayLog } from '../../src/replay/replay-log.js';
 import { tinyRun, writeAnyAnswerTasks } from '../helpers/any-answer-tasks.js';
 import { RunFixture } from '../helpers/run-fixture.js';
@@ -46,19 +47,13 @@ function episodeAt(runDir: string, place: string): string {
   const dir = path.join(runDir, 'episodes');
   const id = readdirSync(dir).find((d) => d.endsWith(`-${place}`));
   if (id === undefined) return `${place}: no record`;
-  const r = JSON.parse(readFileSync(path.join(dir, id, 'record.json'), 'utf8')) as {
-    steps: { url: string; reply?: string; actionText: string; policyVersion?: number; result?: unknown }[];
-    answer?: string | null;
-    endReason?: string;
-    error?: string | null;
-    verdict?: { why?: string } | null;
-  };
+  const r = JSON.parse(readFileSync(path.join(dir, id, 'record.json'), 'utf8')) as EpisodeRecord;
   const steps = r.steps.map(
     (s) =>
       `  ${s.actionText} at ${s.url} (v${s.policyVersion}; ${/among \d+ candidate/.exec(s.reply ?? '')?.[0] ?? ''}; ${JSON.stringify(s.result)})`,
   );
   return [
-    `${place}: answer ${JSON.stringify(r.answer)}, end ${r.endReason}, error ${r.error ?? 'none'}, ${r.verdict?.why ?? 'no verdict'}`,
+    `${place}: answer ${JSON.stringify(r.answer)}, end ${r.endReason}, error ${r.error ?? 'none'}, ${r.verdict.why}`,
     ...steps,
   ].join('\n');
 }

@@ -111,7 +111,7 @@ test('a reused context starts each episode clean: no cookie, storage, tab or his
 });
 
 test('Back from the start page goes where it goes in a new context, so an episode does not depend on which it got', async () => {
-  /** Where Back leads from the start page, in the second episode of an env (reused or new context). */
+  /** Where Back leads from the start page in two episodes of one env: the second reused, or new, as asked. */
   const backFrom = async (reuseContext: boolean): Promise<string[]> => {
     const env = await BrowserEnv.launch({
       reuseContext,
