@@ -15,6 +15,8 @@ import { webarenaTask } from './support/tasks.js';
 const DELAYS_MS = [30, 45, 60, 75, 90];
 let server: TestServer;
 let env: BrowserEnv;
+/** The same env with no quiet window, as a suite whose pages run no script asks (MiniArena, MiniWoB++). */
+let unquiet: BrowserEnv;
 
 const FORM = (delayMs: number) =>
   page(
@@ -40,10 +42,20 @@ before(async () => {
     },
   };
   for (const d of DELAYS_MS) routes[`/form${d}`] = FORM(d);
+  routes['/post'] = page(
+    'New post',
+    `<form method="post" action="/submit"><input aria-label="Title" name="t"><input aria-label="Body" name="b"><button>Submit</button></form>`,
+  );
+  routes['/submit'] = (_req, res) => {
+    res.writeHead(303, { location: '/posted' }).end();
+  };
+  routes['/posted'] = page('Posted', '<h1>Your post is up</h1>');
   server = await serve(routes);
   env = await BrowserEnv.launch({ allowedOrigins: [], reuseContext: true });
+  unquiet = await BrowserEnv.launch({ allowedOrigins: [], reuseContext: true, quietMs: 0 });
 });
 after(async () => {
+  await unquiet.close();
   await env.close();
   await server.close();
 });
@@ -63,4 +75,19 @@ test('a step whose navigation starts late is never observed with its root busy',
   }
   // Most steps see the results (the env waits for a navigation it notices in time).
   assert.ok(seen.includes('results'), seen.join(' '));
+});
+
+test('with no quiet window, a click that submits a form is observed on the page it leads to', async () => {
+  // The click returns before Chrome requests the form's navigation: the settle's last round trip to
+  // the page must see it requested and wait for it.
+  for (let round = 0; round < 8; round++) {
+    const obs = await unquiet.reset(webarenaTask(`${server.origin}/post`));
+    const button = obs.nodes.find((n) => n.role === 'button')!.id;
+    const r = await unquiet.step(`\`\`\`click [${button}]\`\`\``);
+    const o = r.observation!;
+    assert.ok(
+      o.url.endsWith('/posted') && o.text.includes('Your post is up'),
+      `round ${round}: ${o.url}\n${o.text.slice(0, 200)}`,
+    );
+  }
 });

@@ -140,6 +140,11 @@ export class EpisodeSession {
     return s.loading || (s.requestedAt > 0 && now - s.requestedAt < NAVIGATION_START_GRACE_MS);
   }
 
+  /** No request in flight and no navigation of the main frame requested or loading. */
+  private idleAt(page: Page): boolean {
+    return (this.inflight.get(page) ?? 0) === 0 && !this.navigating(page, Date.now());
+  }
+
   client(page: Page = this.current): Promise<CDPSession> {
     let c = this.clients.get(page);
     if (!c) {
@@ -166,7 +171,7 @@ export class EpisodeSession {
     const deadline = start + capMs;
     await page.waitForLoadState('load', { timeout: Math.max(1, capMs) }).catch(() => {});
     while (Date.now() < deadline && !page.isClosed()) {
-      const idle = (this.inflight.get(page) ?? 0) === 0 && !this.navigating(page, Date.now());
+      const idle = this.idleAt(page);
       // Counted from the call too: a click's navigation may not have sent its request yet.
       const quietFor = Date.now() - Math.max(start, this.lastActivity.get(page) ?? 0);
       if (idle && quietFor >= quietMs) {
@@ -179,7 +184,11 @@ export class EpisodeSession {
         // (an oracle fix) Playwright may not have seen a document that has just committed, so
         // the wait above can resolve on the old one: ask the live document itself before observing
         // (else the observation is an empty "busy" RootWebArea).
-        if (await this.documentComplete(page, deadline - Date.now())) return true;
+        const complete = await this.documentComplete(page, deadline - Date.now());
+        // The round trip went through the page's renderer, after anything the last action had it
+        // do: a form's submission or a script's navigation is requested by now, and is waited for.
+        if (complete && this.idleAt(page)) return true;
+        if (complete) continue;
         await new Promise((r) => setTimeout(r, Math.max(1, Math.min(10, deadline - Date.now()))));
         continue;
       }
