@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { PAGE_SCRIPT_POLICY } from './html.js';
 import {
   cookieName,
   parseCookies,
@@ -42,6 +43,14 @@ export const DEFAULT_ACCOUNTS: Record<
   reddit: { username: FORUM_USER, password: 'test1234', loginPath: '/forum/login' },
   gitlab: { username: TRACKER_USER, password: 'hello1234', loginPath: '/tracker/users/sign_in' },
 };
+
+/**
+ * The quiet window MiniArena's pages get: none. They run no script but a key handler (every
+ * response's PAGE_SCRIPT_POLICY forbids any other), so once a page has loaded and no request or
+ * navigation is pending nothing more changes it (session.ts's settle; the env default, 50 ms, is
+ * for sites whose scripts fetch after load).
+ */
+export const MINIARENA_QUIET_MS = 0;
 
 export const RESET_PATH = '/__miniarena/reset';
 /**
@@ -125,6 +134,7 @@ function send(res: ServerResponse, r: SiteResponse, started: number): void {
   res.statusCode = r.status;
   for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
   res.setHeader('cache-control', 'no-store');
+  res.setHeader('content-security-policy', PAGE_SCRIPT_POLICY);
   res.setHeader('server-timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
   res.end(r.body);
 }

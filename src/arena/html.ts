@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Escaped HTML building: interpolated strings are escaped, `Html` values and arrays of them are not. */
 export class Html {
   constructor(readonly value: string) {}
@@ -134,8 +136,15 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** The one script MiniArena's pages run: a key handler (NO_ENTER_SUBMIT), which fetches nothing. */
+const NO_ENTER_HANDLER = "if(event.key==='Enter'&&event.target.tagName==='INPUT'){event.preventDefault()}";
+
 /** On a multi-field form: Enter in a text input does not submit it (click the button instead), so an
  *  agent whose "type" presses Enter can fill one field after another. Single-field forms keep Enter. */
-export const NO_ENTER_SUBMIT = raw(
-  `onkeydown="if(event.key==='Enter'&amp;&amp;event.target.tagName==='INPUT'){event.preventDefault()}"`,
-);
+export const NO_ENTER_SUBMIT = raw(`onkeydown="${esc(NO_ENTER_HANDLER)}"`);
+
+/**
+ * Every MiniArena response's script policy: that handler and no other script (the env's own
+ * evaluation over CDP is not a page's script). What MINIARENA_QUIET_MS relies on.
+ */
+export const PAGE_SCRIPT_POLICY = `script-src 'unsafe-hashes' 'sha256-${createHash('sha256').update(NO_ENTER_HANDLER).digest('base64')}'`;

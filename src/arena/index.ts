@@ -21,6 +21,7 @@ export {
 export {
   DEFAULT_ACCOUNTS,
   ENV_CTRL_PREFIX,
+  MINIARENA_QUIET_MS,
   type MiniArenaHost,
   type MiniArenaHostOptions,
   PLACEHOLDERS,

@@ -185,6 +185,19 @@ test('Enter submits single-field forms but not multi-field ones, so typing field
   await host.reset();
 });
 
+test('pages run no script but their key handler: one added to a page does not run', async () => {
+  await page.goto(`${host.urls.shopping}/`);
+  // a string, as the page sees it (this file is not compiled against the DOM)
+  const ran = await page.evaluate(`(async () => {
+    const s = document.createElement('script');
+    s.textContent = 'document.body.dataset.ran = "yes"';
+    document.body.append(s);
+    await new Promise((r) => setTimeout(r, 50));
+    return document.body.dataset.ran ?? 'no';
+  })()`);
+  assert.equal(ran, 'no');
+});
+
 /** WebArena's program_html check, run in the page: goto, evaluate the locator, compare. */
 async function programHtmlPasses(t: MiniArenaTask): Promise<boolean> {
   for (const target of t.eval.program_html) {

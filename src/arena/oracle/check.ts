@@ -1,4 +1,5 @@
 import { type BrowserEnvConfig, errorMessage } from '../../envs/index.js';
+import { MINIARENA_QUIET_MS } from '../host.js';
 import type { MiniArenaTask, Tier } from '../templates/types.js';
 import { Driver, OracleError } from './driver.js';
 import {
@@ -19,11 +20,12 @@ export const ORACLE_HORIZON = 60;
 
 /**
  * Env settings for oracle episodes: WebArena's repeated-action early stop is off (a scripted
- * solver legitimately scrolls or pages "Next" several times in a row), everything else is the
- * env's default.
+ * solver legitimately scrolls or pages "Next" several times in a row), MiniArena's quiet window
+ * (as a run's env worker has it), everything else is the env's default.
  */
 export const ORACLE_ENV: BrowserEnvConfig = {
   horizon: ORACLE_HORIZON,
+  quietMs: MINIARENA_QUIET_MS,
   earlyStop: { repeatedActions: 0, parsingFailures: 0 },
 };
 

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  MINIARENA_QUIET_MS,
   type MiniArenaHost,
   startMiniArenaHost,
   WEBARENA_SITES,
@@ -54,7 +55,8 @@ export async function startMiniArena(ctx: SuiteWorkerContext): Promise<MiniArena
     placeholders: arena.placeholders,
     authDir,
     origins: [origin],
-    browser: {},
+    // its pages run no script: nothing changes them once loaded and no request is pending
+    browser: { quietMs: MINIARENA_QUIET_MS },
     task: (ref) => files.task(ref),
     beforeEpisode: () => arena.reset(),
     outage: async (ms) => {

@@ -95,7 +95,8 @@ export const webArenaVerifiedSuite: TaskSuite = {
       // MiniArena's suite in this format (tti-run tasks export --format verified), on its real pages
       const arena = await startMiniArena(ctx);
       const hosts = new Map(Object.entries(arena.placeholders));
-      return { ...arena, ...verifiedParts(ctx, hosts, arena.authDir) };
+      const parts = verifiedParts(ctx, hosts, arena.authDir);
+      return { ...arena, ...parts, browser: { ...arena.browser, ...parts.browser } };
     }
     const hosts = verifiedHosts(host);
     return {
