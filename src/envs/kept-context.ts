@@ -67,18 +67,18 @@ export class KeptContext {
           // and waiting for about:blank's load took half of this cleaning (docs/benchmarks.md).
           await kept.page.goto('about:blank', { waitUntil: 'commit' });
           await kept.context.clearCookies();
-          const cdp = await kept.context.newCDPSession(kept.page);
-          // Only about:blank is left behind the start page, as in a new context's tab: Back from the
-          // start page goes to about:blank in both (WebArena's), and an episode does not depend on
-          // which it got (the first of each worker gets a new one, and which that is depends on timing).
-          await cdp.send('Page.resetNavigationHistory');
-          for (const origin of this.config.allowedOrigins ?? [])
-            await cdp.send('Storage.clearDataForOrigin', {
-              origin: new URL(origin).origin,
-              storageTypes: 'all',
-            });
-          // the detach need not be waited for: nothing after it uses this session
-          void cdp.detach().catch(() => {});
+          // Just after about:blank commits the tab can still be changing documents, and a session
+          // attached then is refused ("Not attached to an active page", 1–2 cleans in 80 measured): a
+          // moment later a new one is not. A failed clean used to cost the episode a new context.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await this.resetTab(kept.context, kept.page);
+              break;
+            } catch (error) {
+              if (attempt === 2 || kept.page.isClosed()) throw error;
+              await new Promise((r) => setTimeout(r, 10 + 20 * attempt));
+            }
+          }
           if (login.cookies.length > 0) await kept.context.addCookies(login.cookies);
         })(),
         10_000,
@@ -88,6 +88,22 @@ export class KeptContext {
     } catch {
       void closeQuietly(kept.context);
       return null;
+    }
+  }
+
+  /** The tab's history reset and the allowed origins' storage cleared, over a CDP session of its own. */
+  private async resetTab(context: BrowserContext, page: Page): Promise<void> {
+    const cdp = await context.newCDPSession(page);
+    try {
+      // Only about:blank is left behind the start page, as in a new context's tab: Back from the
+      // start page goes to about:blank in both (WebArena's), and an episode does not depend on
+      // which it got (the first of each worker gets a new one, and which that is depends on timing).
+      await cdp.send('Page.resetNavigationHistory');
+      for (const origin of this.config.allowedOrigins ?? [])
+        await cdp.send('Storage.clearDataForOrigin', { origin: new URL(origin).origin, storageTypes: 'all' });
+    } finally {
+      // the detach need not be waited for: nothing after it uses this session
+      void cdp.detach().catch(() => {});
     }
   }
 
