@@ -5,6 +5,7 @@
 // its round trips by message kind, its own CPU time and its own event-loop lag over the window.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  ACT_READY_EVERY_MS,
   type ActRequestMessage,
   Channel,
   type CurveSocketKeys,
@@ -152,6 +153,13 @@ async function inferenceLoop(c: Credential, s: SimStart) {
   });
   const welcome = await register(c, requester, 'inference');
   actServer.connect(s.relayBack);
+  // The relay sends only to workers that announce themselves on their connection (act-relay.ts), as a
+  // real remote inference worker does (act-socket.ts).
+  const ready = { type: 'act_ready' as const, workerId: c.id, key: keyOf(c) };
+  const announce = () => actServer.send(ready).catch(() => clearInterval(every));
+  const every = setInterval(announce, ACT_READY_EVERY_MS);
+  closers.push(() => clearInterval(every));
+  void announce();
   void actServer.serve(({ message, peer }) => {
     if (peer === null) return;
     void actServer

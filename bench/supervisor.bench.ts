@@ -198,7 +198,7 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
     'remote.inference=1',
     'iterations=1',
     'rollout_size=20000',
-    'log_level=warn',
+    `log_level=${process.env.TTI_BENCH_LOG_LEVEL ?? 'warn'}`,
   ];
   const nodeOptions = [
     process.env.NODE_OPTIONS ?? '',
@@ -297,7 +297,8 @@ export async function supervisorBench(o: SupervisorBenchOptions) {
   // The supervisor's probe lines inside the window (each covers the second before it).
   const probe = probeLines(probeDir, supervisorPid).filter((l) => l.at > at0 + 500 && l.at <= at1 + 500);
   const supervisorLag = probe.flatMap((l) => l.lagMs);
-  rmSync(root, { recursive: true, force: true });
+  if (process.env.TTI_BENCH_KEEP === undefined) rmSync(root, { recursive: true, force: true });
+  else process.stdout.write(`kept ${root}\n`);
 
   const samples: Record<Kind, number[]> = { heartbeat: [], task: [], result: [], act: [] };
   for (const r of got) for (const k of Object.keys(samples) as Kind[]) samples[k].push(...r.samples[k]);
