@@ -25,11 +25,20 @@ export interface ChatBenchOptions {
   /** chance that a reply is an answer (the episode ends) rather than a scroll */
   answerChance: number;
   timeoutMs: number;
+  /**
+   * The modelled fine-tune's time per SFT sample (one kept step) in ms, 0 for a learner that returns
+   * at once: the trainer sleeps samples × this, then writes its adapter. What asynchronous
+   * collection can save grows with it (the synchronous loop collects nothing meanwhile).
+   */
+  trainerMsPerSample: number;
 }
 
+// The external learner: reads the iteration's SFT file, "trains" for samples × ms, writes an adapter.
 const TRAINER = `
-const [out, version] = process.argv.slice(2);
-require('node:fs').writeFileSync(out + '/adapter.json', JSON.stringify({ version }));
+const fs = require('node:fs');
+const [data, out, version, msPerSample] = process.argv.slice(2);
+const samples = fs.readFileSync(data, 'utf8').split('\\n').filter(Boolean).length;
+setTimeout(() => fs.writeFileSync(out + '/adapter.json', JSON.stringify({ version, samples })), samples * Number(msPerSample));
 `;
 
 export async function chatBench(o: ChatBenchOptions) {
@@ -63,7 +72,7 @@ export async function chatBench(o: ChatBenchOptions) {
     `chat.concurrency=${Math.max(o.envWorkers, o.endpoint.maxNumSeqs)}`,
     `chat.timeout_ms=${o.timeoutMs}`,
     'learner.kind=external',
-    `learner.command=[${JSON.stringify(process.execPath)}, ${JSON.stringify(trainer)}, "{out}", "{version}"]`,
+    `learner.command=[${JSON.stringify(process.execPath)}, ${JSON.stringify(trainer)}, "{data}", "{out}", "{version}", "${o.trainerMsPerSample}"]`,
     'learner.serve=lora',
     `iterations=${o.iterations}`,
     `rollout_size=${o.rolloutSize}`,
@@ -116,7 +125,13 @@ export async function chatBench(o: ChatBenchOptions) {
         .trim()
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as { train?: { episodes?: number; success?: number } })
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              train?: { episodes?: number; success?: number };
+              lag?: { max: number; stale: number };
+            },
+        )
     : [];
   rmSync(root, { recursive: true, force: true });
   if (code !== 0) throw new Error(`the chat run exited with ${code}:\n${output}`);
@@ -136,8 +151,12 @@ export async function chatBench(o: ChatBenchOptions) {
     horizon: o.horizon,
     endpoint: o.endpoint,
     answerChance: o.answerChance,
+    trainerMsPerSample: o.trainerMsPerSample,
     envSteps: at.length,
     episodes: rows.reduce((a, r) => a + (r.train?.episodes ?? 0), 0),
+    /** episodes sampled more than the bound behind, left out of their batch (wasted steps) */
+    staleEpisodes: rows.reduce((a, r) => a + (r.lag?.stale ?? 0), 0),
+    maxLag: rows.reduce((a, r) => Math.max(a, r.lag?.max ?? 0), 0),
     collectionSpanS: Math.round(spanS * 10) / 10,
     envStepsPerS: Math.round((at.length / Math.max(0.001, spanS)) * 100) / 100,
     endpointBusyShare: Math.round((usage.busyMs / Math.max(1, last - first)) * 1000) / 1000,
@@ -153,8 +172,9 @@ export type ChatBenchResult = Awaited<ReturnType<typeof chatBench>>;
 export function describeChatBench(r: ChatBenchResult): string {
   return (
     `chat path (${r.loop}, ${r.envWorkers} env workers, modelled LLM median ${r.endpoint.medianMs} ms, ` +
+    `trainer ${r.trainerMsPerSample} ms a sample, ` +
     `max_num_seqs ${r.endpoint.maxNumSeqs}): ${r.envSteps} env steps in ${r.collectionSpanS} s = ` +
-    `${r.envStepsPerS} steps/s; endpoint busy ${(r.endpointBusyShare * 100).toFixed(1)}% (mean batch ` +
+    `${r.envStepsPerS} steps/s (${r.staleEpisodes} stale episodes, lag ≤ ${r.maxLag}); endpoint busy ${(r.endpointBusyShare * 100).toFixed(1)}% (mean batch ` +
     `${r.endpointMeanBatch}); run ${r.runWallS} s; load ${r.loadAverage.before.map((x) => x.toFixed(1)).join(' ')}\n`
   );
 }

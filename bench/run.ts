@@ -197,33 +197,39 @@ if (selected('supervisor')) {
 }
 if (selected('chat')) {
   const { chatBench, describeChatBench } = await import('./chat.bench.js');
-  // Both loops in one run, one after the other on the same machine, so that their ratio means
-  // something (CHAT_MAX_POLICY_LAG: the asynchronous loop's bound, 1 by default).
-  const byLoop: Record<string, unknown> = {};
-  const steps: Record<string, number> = {};
-  for (const loop of ['sync', 'async'] as const) {
-    const r = await chatBench({
-      loop,
-      maxPolicyLag: Number(process.env.CHAT_MAX_POLICY_LAG ?? 1),
-      envWorkers: 16,
-      iterations: 2,
-      rolloutSize: 32,
-      horizon: 6,
-      // A served model's ~1.5 s median completion, scaled down by 4; vLLM-like cap of 8 sequences.
-      endpoint: { medianMs: 400, sigma: 0.5, perSequence: 0.03, maxNumSeqs: 8, seed: 7 },
-      answerChance: 0.35,
-      timeoutMs: 60_000,
-    });
-    process.stdout.write(describeChatBench(r));
-    byLoop[loop] = r;
-    steps[loop] = r.envStepsPerS;
+  // Both loops one after the other on the same machine, so that their ratio means something
+  // (CHAT_MAX_POLICY_LAG: the asynchronous loop's bound, 1 by default), for each modelled
+  // fine-tune time a sample (CHAT_TRAINER_MS: a comma list; 0 is a learner that returns at once).
+  const trainerMs = (process.env.CHAT_TRAINER_MS ?? '0,50,250').split(',').map(Number);
+  const sweep: Record<string, unknown>[] = [];
+  for (const trainerMsPerSample of trainerMs) {
+    const byLoop: Record<string, unknown> = {};
+    const steps: Record<string, number> = {};
+    for (const loop of ['sync', 'async'] as const) {
+      const r = await chatBench({
+        loop,
+        maxPolicyLag: Number(process.env.CHAT_MAX_POLICY_LAG ?? 1),
+        envWorkers: 16,
+        iterations: 4,
+        rolloutSize: 32,
+        horizon: 6,
+        // A served model's ~1.5 s median completion, scaled down by 4; vLLM-like cap of 8 sequences.
+        endpoint: { medianMs: 400, sigma: 0.5, perSequence: 0.03, maxNumSeqs: 8, seed: 7 },
+        answerChance: 0.35,
+        timeoutMs: 60_000,
+        trainerMsPerSample,
+      });
+      process.stdout.write(describeChatBench(r));
+      byLoop[loop] = r;
+      steps[loop] = r.envStepsPerS;
+    }
+    const asyncOverSync = Math.round(((steps.async ?? 0) / Math.max(0.001, steps.sync ?? 0)) * 100) / 100;
+    process.stdout.write(
+      `chat path, trainer ${trainerMsPerSample} ms a sample: asynchronous / synchronous env steps/s = ${asyncOverSync}\n`,
+    );
+    sweep.push({ trainerMsPerSample, ...byLoop, asyncOverSync });
   }
-  const asyncOverSync = Math.round(((steps.async ?? 0) / Math.max(0.001, steps.sync ?? 0)) * 100) / 100;
-  process.stdout.write(`chat path: asynchronous / synchronous env steps/s = ${asyncOverSync}\n`);
-  writeFileSync(
-    path.join(resultsDir, 'chat.json'),
-    `${JSON.stringify({ machine, byLoop, asyncOverSync }, null, 2)}\n`,
-  );
+  writeFileSync(path.join(resultsDir, 'chat.json'), `${JSON.stringify({ machine, sweep }, null, 2)}\n`);
 }
 if (selected('miniwob-step')) {
   const { miniwobStepBench } = await import('./miniwob-step.bench.js');
